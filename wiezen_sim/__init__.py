@@ -1,0 +1,1 @@
+"""wiezen-sim: Monte Carlo contract analyser for Wiezen and Romanian whist."""
