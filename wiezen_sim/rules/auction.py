@@ -20,10 +20,10 @@ Design choices where the rules page is silent (documented here, tested):
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from wiezen_sim.cards import SUITS, card_count, suit_holding
+from wiezen_sim.cards import SUITS, card_count
+from wiezen_sim.rules.dealing import Deal
 from wiezen_sim.rules.contracts import ACCEPT, CARTE_BLANCHE, CONTRACTS, PASS, WAIT, contract_spec
 from wiezen_sim.rules.ruleset import RuleSet, get_rules
 
@@ -108,6 +108,7 @@ class AuctionState:
 
     hands: tuple[int, int, int, int]
     dealer: int
+    turned: int
     rules: RuleSet
     history: tuple[tuple[int, Bid], ...] = ()
     to_act: int | None = None
@@ -178,23 +179,15 @@ def _contract_bids(rules: RuleSet) -> list[Bid]:
     return bids
 
 
-def start_auction(
-    hands: Sequence[int], dealer: int, rules: RuleSet | str = "tempelaere"
-) -> AuctionState:
-    """Start the auction of a dealt hand.
-
-    Args:
-        hands: four 13-card masks in seat order.
-        dealer: dealer seat 0..3; eldest (dealer + 1) speaks first.
-        rules: RuleSet or preset name.
+def start_auction(deal: Deal, rules: RuleSet | str = "tempelaere") -> AuctionState:
+    """Start the auction of a dealt hand (eldest = dealer + 1 speaks first).
 
     Raises:
-        ValueError: not four hands, a bad dealer seat, or an unknown preset.
+        ValueError: an unknown preset.
     """
     rules = get_rules(rules)
-    if len(hands) != SEATS or not 0 <= dealer < SEATS:
-        raise ValueError("an auction needs four hands and a dealer seat 0..3")
-    state = AuctionState(tuple(hands), dealer, rules)  # type: ignore[arg-type]
+    hands = deal.hands
+    state = AuctionState(hands, deal.dealer, deal.turned, rules)
     order = [(state.eldest + i) % SEATS for i in range(SEATS)]
     if rules.carte_blanche:
         qualifiers = tuple(s for s in order if not hands[s] & FACES_MASK)
@@ -299,6 +292,8 @@ def apply(state: AuctionState, bid: Bid | str) -> AuctionState:
     changes: dict = {"history": history, "spoken": state.spoken | {seat}}
     if bid.name == PASS:
         changes["passed"] = state.passed | {seat}
+        if _open_vraag(state) and seat in state.holders:  # the unaccepted vraag is withdrawn
+            changes.update(highest=None, holders=())
     elif bid.name == WAIT:
         changes["waiter"] = seat
     elif bid.name == ACCEPT:

@@ -1,0 +1,136 @@
+"""The ``wiezen-sim`` command (DESIGN.md layer 7): parses, calls the library, prints.
+
+Bad input gives a one-line error on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+import numpy as np
+
+from wiezen_sim.cards import card_name, hand_name
+from wiezen_sim.rules.bots import random_policy, simple_bidder, simple_policy
+from wiezen_sim.rules.contracts import CONTRACTS, contract_spec
+from wiezen_sim.rules.dealing import deal_packets, new_deck
+from wiezen_sim.rules.game import play_one_hand
+from wiezen_sim.rules.payments import add_payments, settle
+from wiezen_sim.rules.ruleset import PRESETS, get_rules
+
+EXIT_USAGE = 2
+
+
+class UsageError(Exception):
+    """Bad command-line input: reported on one line, exit code 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2 (argparse prints usage too)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def _seat(text: str) -> int:
+    if text not in ("0", "1", "2", "3"):
+        raise argparse.ArgumentTypeError(f"seat must be 0, 1, 2 or 3, got {text!r}")
+    return int(text)
+
+
+def _cmd_score(args: argparse.Namespace) -> None:
+    rules = get_rules(args.rules)
+    spec = contract_spec(args.contract)
+    if len(args.declarer) != len(args.tricks):
+        raise UsageError("give one --tricks N per --declarer SEAT")
+    if len(args.declarer) > 1 and not spec.misere:
+        raise UsageError(f"only misère contracts are played simultaneously, not {spec.name}")
+    if spec.side.value == "pair":
+        if args.partner is None or len(args.declarer) != 1:
+            raise UsageError(f"{spec.name} is 2 vs 2: give one --declarer and a --partner")
+        rows = [settle(rules, spec.name, (args.declarer[0], args.partner), args.tricks[0], args.target, args.level)]
+    else:
+        if args.partner is not None:
+            raise UsageError(f"{spec.name} is 1 vs 3: --partner does not apply")
+        if len(set(args.declarer)) != len(args.declarer):
+            raise UsageError("a seat is given twice as --declarer")
+        rows = [
+            settle(rules, spec.name, (d,), t, args.target, args.level)
+            for d, t in zip(args.declarer, args.tricks, strict=True)
+        ]
+    payments = add_payments(*rows)
+    if args.json:
+        print(json.dumps({"payments": payments}))
+    else:
+        for seat, units in enumerate(payments):
+            print(f"seat {seat}: {units:+d}")
+
+
+def _cmd_demo(args: argparse.Namespace) -> None:
+    rules = get_rules(args.rules)
+    rng = np.random.default_rng(args.seed)
+    deal = deal_packets(new_deck(rng), args.dealer)
+    policies = [simple_policy, simple_policy, simple_policy, simple_policy]
+    if args.random_play:
+        policies = [random_policy(rng)] * 4
+    result = play_one_hand(deal, rules, [simple_bidder] * 4, policies)
+    print(f"Rules demo (rules: {rules.name}, seed {args.seed}): one hand dealt, bid by simple bots, played, settled.")
+    print(f"Dealer: seat {deal.dealer}; turned card {card_name(deal.turned)} (trump for solo and vraag)")
+    for seat, hand in enumerate(deal.hands):
+        role = " (dealer)" if seat == deal.dealer else " (eldest)" if seat == (deal.dealer + 1) % 4 else ""
+        print(f"  seat {seat}{role:9} {hand_name(hand, 'symbols')}")
+    print("Auction: " + ", ".join(f"{s}:{b}" for s, b in result.auction.history))
+    if result.setup is None:
+        print("Everybody passed: the hand is thrown in and the same dealer deals again.")
+        return
+    if result.setup.contracts:
+        names = ", ".join(f"{d.contract} by seat(s) {'+'.join(map(str, d.declarers))}" for d in result.setup.contracts)
+        trump = "no trump" if result.record.trump is None else f"trump {'SHDC'[result.record.trump]}"
+        print(f"Contract: {names}; side {list(result.setup.side)}; {trump}; target {result.record.target}")
+    else:
+        print(f"Everybody passed: Ronde Pas game {result.ronde_pas}")
+    for n, (leader, cards, winner) in enumerate(result.record.tricks, start=1):
+        print(f"  trick {n:2}: seat {leader} leads  " + " ".join(card_name(c) for c in cards) + f"  → seat {winner}")
+    print(f"Tricks per seat: {result.record.tricks_won}")
+    print(f"Payments (units): {result.payments}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``wiezen-sim`` (one subcommand per verb)."""
+    parser = _Parser(prog="wiezen-sim", description="Monte Carlo contract analyser for Wiezen (Belgian whist).")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    demo = sub.add_parser("demo", help="deal one hand, bid it with simple bots, play it and settle it")
+    demo.add_argument("--seed", type=int, default=1)
+    demo.add_argument("--dealer", type=_seat, default=3)
+    demo.add_argument("--rules", default="tempelaere", help=f"preset ({', '.join(PRESETS)}) or a TOML file")
+    demo.add_argument("--random-play", action="store_true", help="play random legal cards")
+    demo.set_defaults(func=_cmd_demo)
+
+    score = sub.add_parser("score", help="settle a contract (RULES.md 1.6)")
+    score.add_argument("contract", choices=list(CONTRACTS), metavar="CONTRACT", help=", ".join(CONTRACTS))
+    score.add_argument("--declarer", type=_seat, action="append", required=True, help="repeat for misère")
+    score.add_argument("--tricks", type=int, action="append", required=True, help="one per --declarer")
+    score.add_argument("--partner", type=_seat, help="the partner seat in vraag and troel")
+    score.add_argument("--rules", default="tempelaere", help=f"preset ({', '.join(PRESETS)}) or a TOML file")
+    score.add_argument("--target", type=int, help="tricks needed if a variant changed it (troel free lead: 9)")
+    score.add_argument("--level", type=int, help="announced abondance level 9..12 (abondance levels variant)")
+    score.add_argument("--json", action="store_true", help='print {"payments": [p0, p1, p2, p3]}')
+    score.set_defaults(func=_cmd_score)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``wiezen-sim``; returns the exit code (0, or 2 on bad input)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        args.func(args)
+    except (UsageError, ValueError) as exc:
+        print(f"wiezen-sim {args.command}: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,608 @@
+"""Double-dummy search for four players (numba; DESIGN.md layer 3).
+
+Everything is integers: a position is four hand masks, the trump suit (-1 for no
+trump), who leads the current trick and the cards already played to it. The side is
+a seat mask (bit s = seat s): 1 vs 3 or 2 vs 2 with partners in any seats.
+
+The game searched
+-----------------
+``mmask`` are the maximising seats, ``cmask`` the seats whose tricks are counted.
+``cmask == mmask`` is the ordinary game (the side wants many tricks);
+``cmask == 15 ^ mmask`` is the misère game (the side wants the others to take the
+tricks, i.e. as few as possible itself). The boolean search ``_search`` answers: can
+the maximisers make the number of counted tricks from here (the trick in progress
+included) land in ``[lo, hi]``? One-sided questions (``hi >= tricks left``) are the
+zero-window tests of the usual alpha-beta; ``lo == hi`` is the pico question
+(exactly K). At trick boundaries a "≤ hi" question is turned into "≥ tl - hi" for
+the other counted set, so every one-sided question shares one transposition table.
+
+Speed-ups (all exact): zero-window search on trick targets; a transposition table at
+trick boundaries keyed on relative ranks (who holds the i-th highest remaining card of
+every suit, so positions that differ only by already played cards share an entry)
+storing lower/upper bounds and the best lead; equivalent-card (sequence) pruning;
+quick tricks of the leader and the sure trick of the highest trump; the last trick
+evaluated directly; move ordering by simple card-play heuristics with the table's
+best lead first.
+
+State arrays (allocated by the caller, passed down, never reallocated):
+    hands:   int64[4] — ``hands[seat]`` = mask of cards still held (modified during the
+             search and restored before returning).
+    trick:   int64[4] — cards played to the current trick, in order from its leader.
+    tt_keys: int64[n_entries, 2] — transposition-table keys (layout in ``_tt_key``).
+    tt_vals: int8[n_entries, 4] — per entry ``[lower bound, upper bound, best lead,
+             tricks left]``; tricks left 0 marks an empty slot. ``n_entries`` is a power
+             of two; entries are probed in aligned buckets of 4.
+    scratch: int64[2, 64, 16] — per search ply the candidate cards ``[0, ply, :]`` and
+             their ordering scores ``[1, ply, :]``.
+    stats:   int64[8] — counters ``[nodes, tt hits, tt stores, quick-trick cutoffs,
+             top-trump cutoffs, searches, -, -]``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from wiezen_sim.kernel.bits import LANE, highest_index, lowest_index, pext, popcount
+from wiezen_sim.kernel.trick import beats
+
+OBJ_MAX = 0
+OBJ_MIN = 1
+OBJ_EXACT = 2
+
+BIG = 99  # "no upper limit" for hi
+BUCKET = 4
+SCRATCH_PLIES = 64
+SCRATCH_MOVES = 16
+N_STATS = 8
+
+_PATTERN_MASK = (1 << 52) - 1
+
+
+@njit(cache=True)
+def new_scratch():
+    """Scratch array for the move lists of one search (int64[2, 64, 16])."""
+    return np.zeros((2, SCRATCH_PLIES, SCRATCH_MOVES), dtype=np.int64)
+
+
+@njit(cache=True)
+def new_stats():
+    """Zeroed statistics counters (int64[8])."""
+    return np.zeros(N_STATS, dtype=np.int64)
+
+
+# ---------------------------------------------------------------- transposition table
+
+
+@njit(cache=True, inline="always")
+def _tt_key(hands, rem, leader, tag):
+    """Two int64 words identifying a trick-boundary position up to relative ranks.
+
+    word 0: bits 0..51 ``pext(hand1 | hand3, remaining)`` (owner bit 0 of each remaining
+            card, lowest card first), bits 52..53 the leader, bits 54..63 ``tag`` (the
+            question: maximising seats, counted set, exact target).
+    word 1: bits 0..51 ``pext(hand2 | hand3, remaining)`` (owner bit 1), bits 52..63 the
+            number of remaining spades, hearts and diamonds (4 bits each).
+    Together with the trick count (implied by the popcounts) this fixes, for every suit,
+    the owner of its i-th lowest remaining card: exactly the relative-rank position.
+    """
+    p0 = pext(hands[1] | hands[3], rem)
+    p1 = pext(hands[2] | hands[3], rem)
+    lens = popcount(rem & LANE) | (popcount(rem & (LANE << 16)) << 4) | (popcount(rem & (LANE << 32)) << 8)
+    return p0 | (leader << 52) | (tag << 54), p1 | (lens << 52)
+
+
+@njit(cache=True, inline="always")
+def _tt_index(k0, k1, n_mask):
+    h = k0 * -7046029254386353131 + k1 * 0x632BE59BD9B4E019  # signed int64 multipliers
+    h ^= h >> 29
+    return h & n_mask & ~(BUCKET - 1)
+
+
+@njit(cache=True)
+def _tt_find(tt_keys, tt_vals, k0, k1):
+    """Slot of the entry with key (k0, k1), or -1."""
+    base = _tt_index(k0, k1, tt_keys.shape[0] - 1)
+    for i in range(base, base + BUCKET):
+        if tt_vals[i, 3] != 0 and tt_keys[i, 0] == k0 and tt_keys[i, 1] == k1:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def _tt_slot(tt_keys, tt_vals, k0, k1, tl):
+    """Slot for storing key (k0, k1): the existing entry, an empty slot or the shallowest."""
+    base = _tt_index(k0, k1, tt_keys.shape[0] - 1)
+    victim = base
+    for i in range(base, base + BUCKET):
+        if tt_vals[i, 3] == 0:
+            victim = i
+            break
+        if tt_keys[i, 0] == k0 and tt_keys[i, 1] == k1:
+            return i
+        if tt_vals[i, 3] < tt_vals[victim, 3]:
+            victim = i
+    tt_keys[victim, 0] = k0
+    tt_keys[victim, 1] = k1
+    tt_vals[victim, 0] = 0
+    tt_vals[victim, 1] = tl
+    tt_vals[victim, 2] = -1
+    tt_vals[victim, 3] = tl
+    return victim
+
+
+# ---------------------------------------------------------------- static evaluation
+
+
+@njit(cache=True)
+def _quick_tricks(hands, leader, trump, team):
+    """Tricks the leader can cash at once with top cards of its own hand.
+
+    In a trump game a side-suit run is capped by the length of every opponent (seat not
+    in ``team``) who still holds a trump, since they follow until void and then ruff.
+    """
+    rem = hands[0] | hands[1] | hands[2] | hands[3]
+    mine = hands[leader]
+    opp_trumps = 0
+    if trump >= 0:
+        tl_mask = LANE << (16 * trump)
+        for p in range(4):
+            if not (team >> p) & 1 and hands[p] & tl_mask:
+                opp_trumps |= 1 << p
+    qt = 0
+    for s in range(4):
+        my = (mine >> (16 * s)) & LANE
+        if my == 0:
+            continue
+        r = (rem >> (16 * s)) & LANE
+        k = 0
+        while r:
+            top = highest_index(r)
+            if (my >> top) & 1:
+                k += 1
+                r ^= 1 << top
+            else:
+                break
+        if k == 0:
+            continue
+        if opp_trumps and s != trump:
+            for p in range(4):
+                if (opp_trumps >> p) & 1:
+                    ln = popcount((hands[p] >> (16 * s)) & LANE)
+                    if ln < k:
+                        k = ln
+        qt += k
+    return qt
+
+
+# ---------------------------------------------------------------- move generation
+
+
+@njit(cache=True)
+def _gen_moves(hands, player, legal, rem, pos, leader, lead_suit, win_card, win_seat, trump, mmask, cmask, tt_move,
+               moves, scores):
+    """Write one card per sequence of equivalent legal cards, ordered best-first.
+
+    Two cards of the player are equivalent when every remaining card between them
+    (all hands and the trick in progress) is the player's own. Returns the count.
+    """
+    n = 0
+    ww = cmask == mmask  # everybody tries to win tricks (else: everybody ducks)
+    my_team = (mmask >> player) & 1
+    team_mask = mmask if my_team else 15 ^ mmask
+    team_winning = pos > 0 and ((team_mask >> win_seat) & 1) == 1
+    for s in range(4):
+        lane_l = (legal >> (16 * s)) & LANE
+        if lane_l == 0:
+            continue
+        lane_r = (rem >> (16 * s)) & LANE
+        my_len = popcount(lane_l)
+        top_rem = highest_index(lane_r)
+        holder_top = -1
+        for p in range(4):
+            if (hands[p] >> (16 * s + top_rem)) & 1:
+                holder_top = p
+        while lane_l:
+            top = highest_index(lane_l)
+            lane_l ^= 1 << top
+            x = top
+            while True:
+                below = lane_r & ((1 << x) - 1)
+                if below == 0:
+                    break
+                nx = highest_index(below)
+                if (lane_l >> nx) & 1:
+                    lane_l ^= 1 << nx
+                    x = nx
+                else:
+                    break
+            c = 16 * s + top
+            r = top
+            if pos == 0:
+                if ww:
+                    if top == top_rem:
+                        sc = 60 + my_len
+                        if trump >= 0 and s != trump:
+                            for p in range(4):
+                                if not (team_mask >> p) & 1:
+                                    if ((hands[p] >> (16 * s)) & LANE) == 0 and (hands[p] >> (16 * trump)) & LANE:
+                                        sc -= 50
+                                        break
+                    elif holder_top >= 0 and (team_mask >> holder_top) & 1:
+                        sc = 50 - r
+                    else:
+                        sc = 20 - r + my_len
+                        nxt = (player + 1) & 3
+                        if trump >= 0 and s != trump and not (team_mask >> nxt) & 1:
+                            if ((hands[nxt] >> (16 * s)) & LANE) == 0 and (hands[nxt] >> (16 * trump)) & LANE:
+                                sc -= 30
+                else:
+                    sc = 30 - r
+                    if top == top_rem:
+                        sc -= 40
+            else:
+                wins = beats(c, win_card, trump)
+                if ww:
+                    if team_winning:
+                        sc = -r
+                        if s == trump and s != lead_suit:
+                            sc -= 50
+                    elif wins:
+                        sc = 50 - r
+                        if s == trump and s != lead_suit:
+                            sc -= 10
+                    else:
+                        sc = -r
+                        if s != lead_suit:
+                            sc += my_len
+                else:
+                    sc = r - 50 if wins else r
+            if c == tt_move:
+                sc += 1000
+            moves[n] = c
+            scores[n] = sc
+            n += 1
+    # insertion sort, best first
+    for i in range(1, n):
+        mv = moves[i]
+        sv = scores[i]
+        j = i - 1
+        while j >= 0 and scores[j] < sv:
+            moves[j + 1] = moves[j]
+            scores[j + 1] = scores[j]
+            j -= 1
+        moves[j + 1] = mv
+        scores[j + 1] = sv
+    return n
+
+
+@njit(cache=True, inline="always")
+def _legal(hand, lead_suit):
+    if lead_suit < 0:
+        return hand
+    follow = hand & (LANE << (16 * lead_suit))
+    return follow if follow else hand
+
+
+# ---------------------------------------------------------------- the search
+
+
+@njit(cache=True)
+def _search(hands, trump, mmask, cmask, lo, hi, tl, ply, pos, leader, lead_suit, win_card, win_seat, trick_mask,
+            tt_keys, tt_vals, use_tt, scratch, stats):
+    """Can the maximisers make the counted tricks from here land in [lo, hi]?
+
+    ``tl`` = tricks left including the one in progress; ``pos`` = cards already played
+    to it; ``lead_suit``/``win_card``/``win_seat`` describe it (-1 when pos == 0);
+    ``trick_mask`` = its cards. Returns a bool; ``hands`` is restored.
+    """
+    stats[0] += 1
+    player = (leader + pos) & 3
+    tt_slot = -1
+    tt_move = -1
+    flip = False
+    tag = 0
+    k0 = 0
+    k1 = 0
+    rem = hands[0] | hands[1] | hands[2] | hands[3]
+    if pos == 0:
+        if lo <= 0 and hi >= tl:
+            return True
+        if lo > tl or hi < 0 or lo > hi:
+            return False
+        if lo <= 0:
+            # "at most hi counted tricks" == "at least tl - hi tricks for the others"
+            cmask = 15 ^ cmask
+            lo = tl - hi
+            hi = BIG
+        if tl == 1:
+            # last trick: every card is forced
+            c = hands[leader]
+            best = lowest_index(c)
+            ws = leader
+            for i in range(1, 4):
+                p = (leader + i) & 3
+                ci = lowest_index(hands[p])
+                if beats(ci, best, trump):
+                    best = ci
+                    ws = p
+            got = (cmask >> ws) & 1
+            return lo <= got <= hi
+        one_sided = hi >= tl
+        # the highest trump always takes a trick for its holder's side
+        if trump >= 0:
+            tr = rem & (LANE << (16 * trump))
+            if tr:
+                top = highest_index(tr)
+                holder = 0
+                for p in range(4):
+                    if (hands[p] >> top) & 1:
+                        holder = p
+                if (cmask >> holder) & 1:
+                    if one_sided and lo <= 1:
+                        stats[4] += 1
+                        return True
+                    if hi < 1:
+                        stats[4] += 1
+                        return False
+                elif lo > tl - 1:
+                    stats[4] += 1
+                    return False
+        if one_sided and cmask == mmask:
+            if (mmask >> leader) & 1:
+                if _quick_tricks(hands, leader, trump, mmask) >= lo:
+                    stats[3] += 1
+                    return True
+            elif tl - _quick_tricks(hands, leader, trump, 15 ^ mmask) < lo:
+                stats[3] += 1
+                return False
+        if use_tt:
+            if one_sided:
+                m = mmask
+                c = cmask
+                if not (m & 1):
+                    flip = True
+                    m = 15 ^ m
+                    c = 15 ^ c
+                tag = m | ((1 if c != m else 0) << 4)
+            elif lo == hi and lo < 16:
+                tag = mmask | ((1 if cmask != mmask else 0) << 4) | (1 << 5) | (lo << 6)
+            else:
+                tag = -1
+            if tag >= 0:
+                k0, k1 = _tt_key(hands, rem, leader, tag)
+                slot = _tt_find(tt_keys, tt_vals, k0, k1)
+                if slot >= 0:
+                    lb = tt_vals[slot, 0]
+                    ub = tt_vals[slot, 1]
+                    if one_sided:
+                        if not flip:
+                            if lb >= lo:
+                                stats[1] += 1
+                                return True
+                            if ub < lo:
+                                stats[1] += 1
+                                return False
+                        else:
+                            if ub <= tl - lo:
+                                stats[1] += 1
+                                return True
+                            if lb >= tl - lo + 1:
+                                stats[1] += 1
+                                return False
+                    else:
+                        if lb == 1:
+                            stats[1] += 1
+                            return True
+                        if ub == 0:
+                            stats[1] += 1
+                            return False
+                    mv = tt_vals[slot, 2]
+                    if mv >= 0:
+                        # stored as suit * 16 + number of remaining cards above it
+                        s = mv >> 4
+                        above = mv & 15
+                        lane = (rem >> (16 * s)) & LANE
+                        for _ in range(above):
+                            lane ^= 1 << highest_index(lane)
+                        if lane:
+                            cand = 16 * s + highest_index(lane)
+                            if (hands[player] >> cand) & 1:
+                                tt_move = cand
+                tt_slot = 1  # marks that a store is wanted
+    moves = scratch[0, ply]
+    scores = scratch[1, ply]
+    legal = _legal(hands[player], lead_suit)
+    n = _gen_moves(hands, player, legal, rem | trick_mask, pos, leader, lead_suit, win_card, win_seat, trump, mmask,
+                   cmask, tt_move, moves, scores)
+    is_max = (mmask >> player) & 1
+    result = not is_max
+    best = -1
+    for i in range(n):
+        c = moves[i]
+        bit = 1 << c
+        hands[player] ^= bit
+        if pos == 0:
+            r = _search(hands, trump, mmask, cmask, lo, hi, tl, ply + 1, 1, leader, c >> 4, c, player, bit,
+                        tt_keys, tt_vals, use_tt, scratch, stats)
+        elif pos < 3:
+            if beats(c, win_card, trump):
+                r = _search(hands, trump, mmask, cmask, lo, hi, tl, ply + 1, pos + 1, leader, lead_suit, c, player,
+                            trick_mask | bit, tt_keys, tt_vals, use_tt, scratch, stats)
+            else:
+                r = _search(hands, trump, mmask, cmask, lo, hi, tl, ply + 1, pos + 1, leader, lead_suit, win_card,
+                            win_seat, trick_mask | bit, tt_keys, tt_vals, use_tt, scratch, stats)
+        else:
+            ws = player if beats(c, win_card, trump) else win_seat
+            got = (cmask >> ws) & 1
+            r = _search(hands, trump, mmask, cmask, lo - got, hi - got, tl - 1, ply + 1, 0, ws, -1, -1, -1, 0,
+                        tt_keys, tt_vals, use_tt, scratch, stats)
+        hands[player] ^= bit
+        if r == is_max:
+            result = r
+            best = c
+            break
+    if tt_slot >= 0:
+        stats[2] += 1
+        slot = _tt_slot(tt_keys, tt_vals, k0, k1, tl)
+        if one_sided:
+            if not flip:
+                if result:
+                    if lo > tt_vals[slot, 0]:
+                        tt_vals[slot, 0] = lo
+                elif lo - 1 < tt_vals[slot, 1]:
+                    tt_vals[slot, 1] = lo - 1
+            else:
+                if result:
+                    if tl - lo < tt_vals[slot, 1]:
+                        tt_vals[slot, 1] = tl - lo
+                elif tl - lo + 1 > tt_vals[slot, 0]:
+                    tt_vals[slot, 0] = tl - lo + 1
+        else:
+            tt_vals[slot, 0] = 1 if result else 0
+            tt_vals[slot, 1] = 1 if result else 0
+        if best >= 0:
+            s = best >> 4
+            above = popcount((rem >> (16 * s)) & LANE & ~((2 << (best & 15)) - 1))
+            tt_vals[slot, 2] = s * 16 + above
+    return result
+
+
+# ---------------------------------------------------------------- entry points
+
+
+@njit(cache=True)
+def _trick_state(trick, n_trick, leader, trump):
+    """(lead_suit, win_card, win_seat, trick_mask) of a trick in progress."""
+    if n_trick == 0:
+        return -1, -1, -1, 0
+    lead_suit = trick[0] >> 4
+    win_card = trick[0]
+    win_seat = leader
+    mask = 1 << trick[0]
+    for i in range(1, n_trick):
+        c = trick[i]
+        mask |= 1 << c
+        if beats(c, win_card, trump):
+            win_card = c
+            win_seat = (leader + i) & 3
+    return lead_suit, win_card, win_seat, mask
+
+
+@njit(cache=True)
+def dd_test(hands, trump, mmask, cmask, lo, hi, leader, trick, n_trick, tt_keys, tt_vals, use_tt, scratch, stats):
+    """Can the seats in ``mmask`` make the tricks of ``cmask`` from here land in [lo, hi]?
+
+    ``trick[:n_trick]`` are the cards already played to the current trick (from
+    ``leader``); tricks are counted from the current trick on. Returns a bool.
+    """
+    lead_suit, win_card, win_seat, tmask = _trick_state(trick, n_trick, leader, trump)
+    player = (leader + n_trick) & 3
+    tl = popcount(hands[player])
+    stats[5] += 1
+    return _search(hands, trump, mmask, cmask, lo, hi, tl, 0, n_trick, leader, lead_suit, win_card, win_seat, tmask,
+                   tt_keys, tt_vals, use_tt, scratch, stats)
+
+
+@njit(cache=True)
+def dd_value(hands, trump, mmask, cmask, leader, trick, n_trick, guess, tt_keys, tt_vals, use_tt, scratch, stats):
+    """Minimax number of ``cmask`` tricks from here when ``mmask`` maximises them.
+
+    A sequence of zero-window tests starting at ``guess`` and stepping by one (each
+    test reuses the bounds the previous ones left in the table). Returns an int.
+    """
+    lead_suit, win_card, win_seat, tmask = _trick_state(trick, n_trick, leader, trump)
+    player = (leader + n_trick) & 3
+    tl = popcount(hands[player])
+    lo_b = 0
+    hi_b = tl
+    g = guess
+    while lo_b < hi_b:
+        t = g
+        if t < lo_b + 1:
+            t = lo_b + 1
+        if t > hi_b:
+            t = hi_b
+        stats[5] += 1
+        if _search(hands, trump, mmask, cmask, t, BIG, tl, 0, n_trick, leader, lead_suit, win_card, win_seat, tmask,
+                   tt_keys, tt_vals, use_tt, scratch, stats):
+            lo_b = t
+            g = t + 1
+        else:
+            hi_b = t - 1
+            g = t - 1
+    return lo_b
+
+
+@njit(cache=True)
+def dd_solve(hands, trump, side, objective, k, leader, trick, n_trick, guess, tt_keys, tt_vals, use_tt, scratch,
+             stats):
+    """Solve a position for ``side`` (seat mask) under an objective.
+
+    ``objective``: OBJ_MAX → most tricks the side can force; OBJ_MIN → fewest tricks the
+    side can hold itself to; OBJ_EXACT → 1 if the side can force exactly ``k`` tricks,
+    else 0. Tricks count from the current trick on. ``guess`` seeds the search (any value
+    is correct; a close one is faster).
+    """
+    player = (leader + n_trick) & 3
+    tl = popcount(hands[player])
+    if objective == OBJ_MAX:
+        return dd_value(hands, trump, side, side, leader, trick, n_trick, guess, tt_keys, tt_vals, use_tt, scratch,
+                        stats)
+    if objective == OBJ_MIN:
+        return tl - dd_value(hands, trump, side, 15 ^ side, leader, trick, n_trick, tl - guess, tt_keys, tt_vals,
+                             use_tt, scratch, stats)
+    ok = dd_test(hands, trump, side, side, k, k, leader, trick, n_trick, tt_keys, tt_vals, use_tt, scratch, stats)
+    return 1 if ok else 0
+
+
+@njit(cache=True)
+def dd_card_values(hands, trump, side, objective, k, leader, trick, n_trick, tt_keys, tt_vals, use_tt, scratch,
+                   stats, out):
+    """Value of every legal card of the player to move, written to ``out`` (int64[64]).
+
+    ``out[card]`` = the objective's value (tricks from the current trick on, or 1/0 for
+    OBJ_EXACT) after that card and best play by everybody, -1 for cards that are not
+    legal. Equivalent cards (a sequence) share one search.
+    """
+    for i in range(64):
+        out[i] = -1
+    lead_suit, win_card, win_seat, tmask = _trick_state(trick, n_trick, leader, trump)
+    player = (leader + n_trick) & 3
+    tl = popcount(hands[player])
+    legal = _legal(hands[player], lead_suit)
+    rem = hands[0] | hands[1] | hands[2] | hands[3] | tmask
+    t2 = trick.copy()
+    m = legal
+    last = -1
+    last_val = 0
+    while m:
+        c = highest_index(m)
+        m ^= 1 << c
+        # equivalent to the previous (higher) card when nothing remains between them
+        if last >= 0 and (last >> 4) == (c >> 4) and (rem & ((1 << last) - (2 << c))) == (legal & ((1 << last) - (2 << c))):
+            out[c] = last_val
+            last = c
+            continue
+        hands[player] ^= 1 << c
+        t2[n_trick] = c
+        if n_trick < 3:
+            v = dd_solve(hands, trump, side, objective, k, leader, t2, n_trick + 1, tl // 2, tt_keys, tt_vals, use_tt,
+                         scratch, stats)
+        else:
+            ls, wc, ws, _ = _trick_state(t2, 4, leader, trump)
+            got = (side >> ws) & 1
+            if objective == OBJ_EXACT:
+                ok = dd_test(hands, trump, side, side, k - got, k - got, ws, t2, 0, tt_keys, tt_vals, use_tt, scratch,
+                             stats)
+                v = 1 if ok else 0
+            elif tl == 1:
+                v = got
+            else:
+                v = got + dd_solve(hands, trump, side, objective, k, ws, t2, 0, (tl - 1) // 2, tt_keys, tt_vals,
+                                   use_tt, scratch, stats)
+        hands[player] ^= 1 << c
+        out[c] = v
+        last = c
+        last_val = v
+    return 0
