@@ -193,9 +193,9 @@ def test_troel_before_auction():
     assert state.to_act == 0 and names(state) == {"pass", "open_miserie", "solo_slim"}
     state = run(state, "pass", "pass", "pass")
     assert state.declarations[0].contract == "troel"
-    overcalled = run(start_auction(deal_with(3, 2, TROEL_HAND), rules), "pass", "open_miserie", "pass")
+    overcalled = run(start_auction(deal_with(3, 2, TROEL_HAND), rules), "pass", "open_miserie")
     assert overcalled.to_act == 2 and names(overcalled) == {"pass", "open_miserie", "solo_slim"}  # may join
-    overcalled = apply(overcalled, "pass")
+    overcalled = run(overcalled, "pass", "pass")
     assert [(d.contract, d.declarers) for d in overcalled.declarations] == [("open_miserie", (1,))]
     # no troel in the deal: the normal auction starts
     assert "wait" in names(start_auction(neutral_deal(), rules))
