@@ -9,7 +9,7 @@ from wiezen_sim.rules.payments import add_payments, contract_value, settle, sett
 from wiezen_sim.rules.ruleset import PAYMENTS_DIR, PRESETS, PaymentTable, RuleSet, get_rules
 
 T = get_rules("tempelaere")
-I = get_rules("italian")
+IT = get_rules("italian")
 A, B, C, D = 0, 1, 2, 3
 
 
@@ -64,8 +64,15 @@ def test_ronde_pas_last_trick_and_fewest():
 
 @pytest.mark.parametrize(
     "contract,value",
-    [("kleine_miserie", 5), ("pico", 6), ("abondance", 8), ("abondance_in_troef", 8), ("miserie", 10)]
-    + [("open_miserie", 16), ("solo_slim", 24)],
+    [
+        ("kleine_miserie", 5),
+        ("pico", 6),
+        ("abondance", 8),
+        ("abondance_in_troef", 8),
+        ("miserie", 10),
+        ("open_miserie", 16),
+        ("solo_slim", 24),
+    ],
 )
 def test_tempelaere_flat_values(contract, value):
     spec = contract_spec(contract)
@@ -86,17 +93,17 @@ def test_troel_13_doubled_and_undertricks():
 
 def test_italian_preset():
     # RULES.md 1.6 "italian": vraag success 1 + 1/overtrick, failure 2 + 1/undertrick; no doubling
-    assert contract_value(I, "vraag", 10) == (True, 3)
-    assert contract_value(I, "vraag", 13) == (True, 6)
-    assert contract_value(I, "vraag", 7) == (False, 3)
-    assert contract_value(I, "solo", 9) == (True, 3)
-    assert contract_value(I, "solo", 2) == (False, 3)
-    assert contract_value(I, "kleine_miserie", 0) == (True, 10)
-    assert contract_value(I, "miserie", 0) == (True, 5)
-    assert contract_value(I, "open_miserie", 1) == (False, 20)
-    assert contract_value(I, "troel", 10) == (True, 4)
-    assert contract_value(I, "troel", 7) == (False, 2)
-    assert contract_value(I, "troel", 5) == (False, 6)
+    assert contract_value(IT, "vraag", 10) == (True, 3)
+    assert contract_value(IT, "vraag", 13) == (True, 6)
+    assert contract_value(IT, "vraag", 7) == (False, 3)
+    assert contract_value(IT, "solo", 9) == (True, 3)
+    assert contract_value(IT, "solo", 2) == (False, 3)
+    assert contract_value(IT, "kleine_miserie", 0) == (True, 10)
+    assert contract_value(IT, "miserie", 0) == (True, 5)
+    assert contract_value(IT, "open_miserie", 1) == (False, 20)
+    assert contract_value(IT, "troel", 10) == (True, 4)
+    assert contract_value(IT, "troel", 7) == (False, 2)
+    assert contract_value(IT, "troel", 5) == (False, 6)
 
 
 def test_abondance_levels_payments():
@@ -125,7 +132,7 @@ def test_bad_settlements():
         settle(T, "vraag", (A,), 8)
     with pytest.raises(ValueError, match="1 distinct"):
         settle(T, "solo", (A, B), 8)
-    with pytest.raises(ValueError, match="0..12"):
+    with pytest.raises(ValueError, match=r"0\.\.12"):
         settle(T, "kleine_miserie", (A,), 13)
     with pytest.raises(ValueError, match="unknown contract"):
         settle(T, "grand", (A,), 8)
@@ -150,7 +157,7 @@ def test_every_settlement_is_zero_sum(preset, contract, seats, tricks):
 
 @given(st.lists(st.integers(0, 13), min_size=4, max_size=4), st.integers(1, 3), st.integers(0, 3))
 def test_ronde_pas_zero_sum(raw, game, last):
-    tricks = raw[:3] + [0]
+    tricks = [*raw[:3], 0]
     total = sum(tricks[:3])
     if total > 13:
         return

@@ -23,8 +23,8 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from wiezen_sim.cards import SUITS, card_count
-from wiezen_sim.rules.dealing import Deal
 from wiezen_sim.rules.contracts import ACCEPT, CARTE_BLANCHE, CONTRACTS, PASS, WAIT, contract_spec
+from wiezen_sim.rules.dealing import Deal
 from wiezen_sim.rules.ruleset import RuleSet, get_rules
 
 SEATS = 4
@@ -245,7 +245,9 @@ def legal_bids(state: AuctionState) -> list[Bid]:
     for bid in _contract_bids(rules):
         name = bid.name
         higher = _key(bid, rules) > top
-        joins = highest is not None and contract_spec(name).misere and name == highest.name and seat not in state.holders
+        joins = (
+            highest is not None and contract_spec(name).misere and name == highest.name and seat not in state.holders
+        )
         if not (higher or joins):
             continue
         if state.carte_blanche is not None and name not in TROEL_OVERCALLS:
@@ -277,9 +279,7 @@ def apply(state: AuctionState, bid: Bid | str) -> AuctionState:
         raise ValueError("the auction is over")
     legal = legal_bids(state)
     if bid not in legal:
-        raise ValueError(
-            f"illegal bid {str(bid)!r} for seat {state.to_act}; legal: {', '.join(str(b) for b in legal)}"
-        )
+        raise ValueError(f"illegal bid {str(bid)!r} for seat {state.to_act}; legal: {', '.join(str(b) for b in legal)}")
     seat = state.to_act
     assert seat is not None
     history = (*state.history, (seat, bid))

@@ -14,7 +14,7 @@ import numpy as np
 from wiezen_sim.cards import card_rank, card_suit, cards_of, suit_holding
 from wiezen_sim.rules.auction import AuctionState, Bid, legal_bids
 from wiezen_sim.rules.contracts import contract_spec
-from wiezen_sim.rules.play import Policy, PlayView, trick_winner
+from wiezen_sim.rules.play import PlayView, Policy, trick_winner
 
 Bidder = Callable[[AuctionState], Bid]
 PREFERENCE = ("troel", "solo_slim", "miserie", "abondance", "solo", "accept", "vraag")  # highest first

@@ -14,7 +14,7 @@ from wiezen_sim.rules.auction import AuctionState, apply, start_auction
 from wiezen_sim.rules.bots import Bidder
 from wiezen_sim.rules.dealing import Deal
 from wiezen_sim.rules.payments import add_payments, settle, settle_ronde_pas
-from wiezen_sim.rules.play import Policy, PlayRecord, PlaySetup, play_hand, ronde_pas_setup, setup_play
+from wiezen_sim.rules.play import PlayRecord, PlaySetup, Policy, play_hand, ronde_pas_setup, setup_play
 from wiezen_sim.rules.ruleset import RuleSet
 
 QUEEN = 12
@@ -53,11 +53,8 @@ def settle_hand(setup: PlaySetup, record: PlayRecord, rules: RuleSet, ronde_pas:
             queens[winner] += sum(card_rank(c) == QUEEN for c in cards)
         return settle_ronde_pas(ronde_pas, record.tricks_won, queens, record.tricks[-1][2], rules)
     first = setup.contracts[0]
-    if len(setup.contracts) > 1 or first.contract != "troel" and len(first.declarers) == 1:
-        rows = [
-            settle(rules, d.contract, d.declarers, record.side_tricks(d.declarers), record.target, d.level)
-            for d in setup.contracts
-        ]
+    if len(setup.contracts) > 1:  # simultaneous misère contracts
+        rows = [settle(rules, d.contract, d.declarers, record.side_tricks(d.declarers)) for d in setup.contracts]
         return add_payments(*rows)
     return settle(rules, first.contract, setup.side, record.side_tricks(setup.side), record.target, first.level)
 
