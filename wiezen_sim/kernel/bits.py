@@ -20,7 +20,7 @@ LANE = 0x7FFC
 
 
 @intrinsic
-def popcount(typingctx, x):  # noqa: ARG001
+def popcount(typingctx, x):
     """Number of set bits of an int64."""
     sig = types.int64(types.int64)
 
@@ -31,7 +31,7 @@ def popcount(typingctx, x):  # noqa: ARG001
 
 
 @intrinsic
-def lowest_index(typingctx, x):  # noqa: ARG001
+def lowest_index(typingctx, x):
     """Index of the lowest set bit of a non-zero int64 (64 for zero)."""
     sig = types.int64(types.int64)
 
@@ -42,7 +42,7 @@ def lowest_index(typingctx, x):  # noqa: ARG001
 
 
 @intrinsic
-def _clz(typingctx, x):  # noqa: ARG001
+def _clz(typingctx, x):
     sig = types.int64(types.int64)
 
     def codegen(context, builder, signature, args):
@@ -58,7 +58,7 @@ def highest_index(x):
 
 
 @intrinsic
-def _pext_bmi2(typingctx, x, m):  # noqa: ARG001
+def _pext_bmi2(typingctx, x, m):
     sig = types.int64(types.int64, types.int64)
 
     def codegen(context, builder, signature, args):

@@ -179,8 +179,9 @@ def _quick_tricks(hands, leader, trump, team):
 
 
 @njit(cache=True)
-def _gen_moves(hands, player, legal, rem, pos, leader, lead_suit, win_card, win_seat, trump, mmask, cmask, tt_move,
-               moves, scores):
+def _gen_moves(
+    hands, player, legal, rem, pos, leader, lead_suit, win_card, win_seat, trump, mmask, cmask, tt_move, moves, scores
+):
     """Write one card per sequence of equivalent legal cards, ordered best-first.
 
     Two cards of the player are equivalent when every remaining card between them
@@ -288,8 +289,27 @@ def _legal(hand, lead_suit):
 
 
 @njit(cache=True)
-def _search(hands, trump, mmask, cmask, lo, hi, tl, ply, pos, leader, lead_suit, win_card, win_seat, trick_mask,
-            tt_keys, tt_vals, use_tt, scratch, stats):
+def _search(
+    hands,
+    trump,
+    mmask,
+    cmask,
+    lo,
+    hi,
+    tl,
+    ply,
+    pos,
+    leader,
+    lead_suit,
+    win_card,
+    win_seat,
+    trick_mask,
+    tt_keys,
+    tt_vals,
+    use_tt,
+    scratch,
+    stats,
+):
     """Can the maximisers make the counted tricks from here land in [lo, hi]?
 
     ``tl`` = tricks left including the one in progress; ``pos`` = cards already played
@@ -413,8 +433,23 @@ def _search(hands, trump, mmask, cmask, lo, hi, tl, ply, pos, leader, lead_suit,
     moves = scratch[0, ply]
     scores = scratch[1, ply]
     legal = _legal(hands[player], lead_suit)
-    n = _gen_moves(hands, player, legal, rem | trick_mask, pos, leader, lead_suit, win_card, win_seat, trump, mmask,
-                   cmask, tt_move, moves, scores)
+    n = _gen_moves(
+        hands,
+        player,
+        legal,
+        rem | trick_mask,
+        pos,
+        leader,
+        lead_suit,
+        win_card,
+        win_seat,
+        trump,
+        mmask,
+        cmask,
+        tt_move,
+        moves,
+        scores,
+    )
     is_max = (mmask >> player) & 1
     result = not is_max
     best = -1
@@ -423,20 +458,96 @@ def _search(hands, trump, mmask, cmask, lo, hi, tl, ply, pos, leader, lead_suit,
         bit = 1 << c
         hands[player] ^= bit
         if pos == 0:
-            r = _search(hands, trump, mmask, cmask, lo, hi, tl, ply + 1, 1, leader, c >> 4, c, player, bit,
-                        tt_keys, tt_vals, use_tt, scratch, stats)
+            r = _search(
+                hands,
+                trump,
+                mmask,
+                cmask,
+                lo,
+                hi,
+                tl,
+                ply + 1,
+                1,
+                leader,
+                c >> 4,
+                c,
+                player,
+                bit,
+                tt_keys,
+                tt_vals,
+                use_tt,
+                scratch,
+                stats,
+            )
         elif pos < 3:
             if beats(c, win_card, trump):
-                r = _search(hands, trump, mmask, cmask, lo, hi, tl, ply + 1, pos + 1, leader, lead_suit, c, player,
-                            trick_mask | bit, tt_keys, tt_vals, use_tt, scratch, stats)
+                r = _search(
+                    hands,
+                    trump,
+                    mmask,
+                    cmask,
+                    lo,
+                    hi,
+                    tl,
+                    ply + 1,
+                    pos + 1,
+                    leader,
+                    lead_suit,
+                    c,
+                    player,
+                    trick_mask | bit,
+                    tt_keys,
+                    tt_vals,
+                    use_tt,
+                    scratch,
+                    stats,
+                )
             else:
-                r = _search(hands, trump, mmask, cmask, lo, hi, tl, ply + 1, pos + 1, leader, lead_suit, win_card,
-                            win_seat, trick_mask | bit, tt_keys, tt_vals, use_tt, scratch, stats)
+                r = _search(
+                    hands,
+                    trump,
+                    mmask,
+                    cmask,
+                    lo,
+                    hi,
+                    tl,
+                    ply + 1,
+                    pos + 1,
+                    leader,
+                    lead_suit,
+                    win_card,
+                    win_seat,
+                    trick_mask | bit,
+                    tt_keys,
+                    tt_vals,
+                    use_tt,
+                    scratch,
+                    stats,
+                )
         else:
             ws = player if beats(c, win_card, trump) else win_seat
             got = (cmask >> ws) & 1
-            r = _search(hands, trump, mmask, cmask, lo - got, hi - got, tl - 1, ply + 1, 0, ws, -1, -1, -1, 0,
-                        tt_keys, tt_vals, use_tt, scratch, stats)
+            r = _search(
+                hands,
+                trump,
+                mmask,
+                cmask,
+                lo - got,
+                hi - got,
+                tl - 1,
+                ply + 1,
+                0,
+                ws,
+                -1,
+                -1,
+                -1,
+                0,
+                tt_keys,
+                tt_vals,
+                use_tt,
+                scratch,
+                stats,
+            )
         hands[player] ^= bit
         if r == is_max:
             result = r
@@ -500,8 +611,27 @@ def dd_test(hands, trump, mmask, cmask, lo, hi, leader, trick, n_trick, tt_keys,
     player = (leader + n_trick) & 3
     tl = popcount(hands[player])
     stats[5] += 1
-    return _search(hands, trump, mmask, cmask, lo, hi, tl, 0, n_trick, leader, lead_suit, win_card, win_seat, tmask,
-                   tt_keys, tt_vals, use_tt, scratch, stats)
+    return _search(
+        hands,
+        trump,
+        mmask,
+        cmask,
+        lo,
+        hi,
+        tl,
+        0,
+        n_trick,
+        leader,
+        lead_suit,
+        win_card,
+        win_seat,
+        tmask,
+        tt_keys,
+        tt_vals,
+        use_tt,
+        scratch,
+        stats,
+    )
 
 
 @njit(cache=True)
@@ -524,8 +654,27 @@ def dd_value(hands, trump, mmask, cmask, leader, trick, n_trick, guess, tt_keys,
         if t > hi_b:
             t = hi_b
         stats[5] += 1
-        if _search(hands, trump, mmask, cmask, t, BIG, tl, 0, n_trick, leader, lead_suit, win_card, win_seat, tmask,
-                   tt_keys, tt_vals, use_tt, scratch, stats):
+        if _search(
+            hands,
+            trump,
+            mmask,
+            cmask,
+            t,
+            BIG,
+            tl,
+            0,
+            n_trick,
+            leader,
+            lead_suit,
+            win_card,
+            win_seat,
+            tmask,
+            tt_keys,
+            tt_vals,
+            use_tt,
+            scratch,
+            stats,
+        ):
             lo_b = t
             g = t + 1
         else:
@@ -535,8 +684,7 @@ def dd_value(hands, trump, mmask, cmask, leader, trick, n_trick, guess, tt_keys,
 
 
 @njit(cache=True)
-def dd_solve(hands, trump, side, objective, k, leader, trick, n_trick, guess, tt_keys, tt_vals, use_tt, scratch,
-             stats):
+def dd_solve(hands, trump, side, objective, k, leader, trick, n_trick, guess, tt_keys, tt_vals, use_tt, scratch, stats):
     """Solve a position for ``side`` (seat mask) under an objective.
 
     ``objective``: OBJ_MAX → most tricks the side can force; OBJ_MIN → fewest tricks the
@@ -547,18 +695,21 @@ def dd_solve(hands, trump, side, objective, k, leader, trick, n_trick, guess, tt
     player = (leader + n_trick) & 3
     tl = popcount(hands[player])
     if objective == OBJ_MAX:
-        return dd_value(hands, trump, side, side, leader, trick, n_trick, guess, tt_keys, tt_vals, use_tt, scratch,
-                        stats)
+        return dd_value(
+            hands, trump, side, side, leader, trick, n_trick, guess, tt_keys, tt_vals, use_tt, scratch, stats
+        )
     if objective == OBJ_MIN:
-        return tl - dd_value(hands, trump, side, 15 ^ side, leader, trick, n_trick, tl - guess, tt_keys, tt_vals,
-                             use_tt, scratch, stats)
+        return tl - dd_value(
+            hands, trump, side, 15 ^ side, leader, trick, n_trick, tl - guess, tt_keys, tt_vals, use_tt, scratch, stats
+        )
     ok = dd_test(hands, trump, side, side, k, k, leader, trick, n_trick, tt_keys, tt_vals, use_tt, scratch, stats)
     return 1 if ok else 0
 
 
 @njit(cache=True)
-def dd_card_values(hands, trump, side, objective, k, leader, trick, n_trick, tt_keys, tt_vals, use_tt, scratch,
-                   stats, out):
+def dd_card_values(
+    hands, trump, side, objective, k, leader, trick, n_trick, tt_keys, tt_vals, use_tt, scratch, stats, out
+):
     """Value of every legal card of the player to move, written to ``out`` (int64[64]).
 
     ``out[card]`` = the objective's value (tricks from the current trick on, or 1/0 for
@@ -567,7 +718,7 @@ def dd_card_values(hands, trump, side, objective, k, leader, trick, n_trick, tt_
     """
     for i in range(64):
         out[i] = -1
-    lead_suit, win_card, win_seat, tmask = _trick_state(trick, n_trick, leader, trump)
+    lead_suit, _win_card, _win_seat, tmask = _trick_state(trick, n_trick, leader, trump)
     player = (leader + n_trick) & 3
     tl = popcount(hands[player])
     legal = _legal(hands[player], lead_suit)
@@ -580,27 +731,47 @@ def dd_card_values(hands, trump, side, objective, k, leader, trick, n_trick, tt_
         c = highest_index(m)
         m ^= 1 << c
         # equivalent to the previous (higher) card when nothing remains between them
-        if last >= 0 and (last >> 4) == (c >> 4) and (rem & ((1 << last) - (2 << c))) == (legal & ((1 << last) - (2 << c))):
+        if (
+            last >= 0
+            and (last >> 4) == (c >> 4)
+            and (rem & ((1 << last) - (2 << c))) == (legal & ((1 << last) - (2 << c)))
+        ):
             out[c] = last_val
             last = c
             continue
         hands[player] ^= 1 << c
         t2[n_trick] = c
         if n_trick < 3:
-            v = dd_solve(hands, trump, side, objective, k, leader, t2, n_trick + 1, tl // 2, tt_keys, tt_vals, use_tt,
-                         scratch, stats)
+            v = dd_solve(
+                hands,
+                trump,
+                side,
+                objective,
+                k,
+                leader,
+                t2,
+                n_trick + 1,
+                tl // 2,
+                tt_keys,
+                tt_vals,
+                use_tt,
+                scratch,
+                stats,
+            )
         else:
-            ls, wc, ws, _ = _trick_state(t2, 4, leader, trump)
+            _ls, _wc, ws, _ = _trick_state(t2, 4, leader, trump)
             got = (side >> ws) & 1
             if objective == OBJ_EXACT:
-                ok = dd_test(hands, trump, side, side, k - got, k - got, ws, t2, 0, tt_keys, tt_vals, use_tt, scratch,
-                             stats)
+                ok = dd_test(
+                    hands, trump, side, side, k - got, k - got, ws, t2, 0, tt_keys, tt_vals, use_tt, scratch, stats
+                )
                 v = 1 if ok else 0
             elif tl == 1:
                 v = got
             else:
-                v = got + dd_solve(hands, trump, side, objective, k, ws, t2, 0, (tl - 1) // 2, tt_keys, tt_vals,
-                                   use_tt, scratch, stats)
+                v = got + dd_solve(
+                    hands, trump, side, objective, k, ws, t2, 0, (tl - 1) // 2, tt_keys, tt_vals, use_tt, scratch, stats
+                )
         hands[player] ^= 1 << c
         out[c] = v
         last = c

@@ -185,8 +185,9 @@ def playout(hands, n_players, leader, trump, must_trump, side_mask, policy, stat
             if policy == POLICY_RANDOM:
                 card = random_card(legal_mask(h[seat], lead_suit, trump, must_trump), state)
             else:
-                card = _heuristic_card(h, seat, n_players, pos, lead_suit, win_card, win_seat, trump, must_trump,
-                                       side_mask)
+                card = _heuristic_card(
+                    h, seat, n_players, pos, lead_suit, win_card, win_seat, trump, must_trump, side_mask
+                )
             h[seat] &= ~(1 << card)
             if pos == 0:
                 lead_suit = card >> 4
