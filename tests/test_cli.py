@@ -23,8 +23,21 @@ def run_json(capsys, *argv):
         (["vraag", "--declarer", "0", "--partner", "1", "--tricks", "13"], [24, 24, -24, -24]),  # example 4
         (["solo", "--declarer", "0", "--tricks", "7"], [9, -3, -3, -3]),  # example 5
         (
-            ["pico", "--declarer", "0", "--tricks", "1", "--declarer", "1", "--tricks", "0"]
-            + ["--declarer", "2", "--tricks", "1"],
+            [
+                "pico",
+                "--declarer",
+                "0",
+                "--tricks",
+                "1",
+                "--declarer",
+                "1",
+                "--tricks",
+                "0",
+                "--declarer",
+                "2",
+                "--tricks",
+                "1",
+            ],
             [18, -30, 18, -6],
         ),  # example 6
         (["abondance", "--declarer", "0", "--tricks", "11"], [24, -8, -8, -8]),  # example 7
