@@ -36,7 +36,7 @@ class PaymentRule:
     double_on_all: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class PaymentTable:
     """A named payment table: one :class:`PaymentRule` per contract.
 
@@ -74,8 +74,8 @@ class PaymentTable:
             rising = {int(level): int(value) for level, value in data["abondance_rising"].items()}
             return cls(
                 name=str(data.get("name", source)),
-                contracts=MappingProxyType(rules),
-                abondance_rising=MappingProxyType(rising),
+                contracts=rules,
+                abondance_rising=rising,
                 ronde_pas_stake=int(data.get("ronde_pas_stake", 4)),
             )
         except (KeyError, TypeError) as exc:
