@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from wiezen_sim.cards import card_name, hand_name
+from wiezen_sim.cli_romanian import add_romanian
 from wiezen_sim.rules.bots import random_policy, simple_bidder, simple_policy
 from wiezen_sim.rules.contracts import CONTRACTS, contract_spec
 from wiezen_sim.rules.dealing import deal_packets, new_deck
@@ -117,6 +118,8 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--level", type=int, help="announced abondance level 9..12 (abondance levels variant)")
     score.add_argument("--json", action="store_true", help='print {"payments": [p0, p1, p2, p3]}')
     score.set_defaults(func=_cmd_score)
+
+    add_romanian(sub)  # romanian advise | simulate (RULES.md Part 2)
     return parser
 
 

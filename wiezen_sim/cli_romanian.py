@@ -1,0 +1,181 @@
+"""``wiezen-sim romanian advise|simulate`` (DESIGN.md layer 7; rules: RULES.md Part 2).
+
+Kept in its own module so that ``cli.py`` only registers it. Bad input raises
+``ValueError`` (``cli.main`` turns it into one line on stderr and exit code 2) or is
+rejected by argparse (same exit code).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+
+from wiezen_sim.cards import card_name, hand_name
+from wiezen_sim.rules.romanian import ONE_CARD_MODES, SCORING_PRESETS, SEQUENCES, SPECIAL_DEALS
+
+FORMATS = ("table", "json", "csv")
+
+
+def _players(text: str) -> int:
+    if text not in ("3", "4", "5", "6"):
+        raise argparse.ArgumentTypeError(f"Romanian whist is played by 3 to 6 players, got {text!r}")
+    return int(text)
+
+
+def _int_at_least(low: int):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, got {value}")
+        return value
+
+    return parse
+
+
+def _bids(text: str) -> list[int]:
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    try:
+        return [int(p) for p in parts]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"bids are comma-separated integers like 1,0,2, got {text!r}") from None
+
+
+def _names(allowed: tuple[str, ...], what: str):
+    def parse(text: str) -> list[str]:
+        names = [p.strip() for p in text.split(",") if p.strip()]
+        for name in names:
+            if name not in allowed:
+                raise argparse.ArgumentTypeError(f"unknown {what} {name!r}; known: {', '.join(allowed)}")
+        return names
+
+    return parse
+
+
+def _fmt_ci(lo: float, hi: float, digits: int) -> str:
+    return f"[{lo:.{digits}f}, {hi:.{digits}f}]"
+
+
+def _cmd_advise(args: argparse.Namespace) -> None:
+    from wiezen_sim.romanian import advise
+
+    adv = advise(
+        args.hand,
+        args.players,
+        args.seat,
+        args.trump,
+        args.bids,
+        scoring=args.scoring,
+        samples=args.samples,
+        seed=args.seed,
+        model=args.model,
+        n_jobs=args.jobs,
+    )
+    if args.format == "json":
+        print(json.dumps(adv.to_dict()))
+        return
+    if args.format == "csv":
+        print(adv.to_frame().to_csv(index=False), end="")
+        return
+    role = "dealer" if adv.seat == adv.players - 1 else "left of the dealer" if adv.seat == 0 else "seat"
+    trump = "none (8-card deal)"
+    if adv.turned is not None:
+        trump = f"{'SHDC'[adv.turned >> 4]} (turned {card_name(adv.turned)})"
+    print(
+        f"Romanian whist, {adv.players} players, {adv.cards}-card deal; hand {hand_name(adv.hand, 'symbols')}; "
+        f"seat {adv.seat} ({role}); trump {trump}; bids so far: {','.join(map(str, adv.bids_so_far)) or '-'}"
+    )
+    print(f"scoring {adv.scoring}; {adv.samples} sampled deals (seed {args.seed}); model {adv.model}")
+    head = " ".join(f"{'t=' + str(t):>5}" for t in range(adv.cards + 1))
+    cols = f"{'bid':>3}  {'legal':5}  {'P(exact)':>8}  {'95% CI':16}  {'E[score]':>8}  {'95% CI':16}"
+    print(f"{cols}  | P(tricks): {head}")
+    for o in adv.options:
+        dist = " ".join(f"{p:5.3f}" for p in o.tricks)
+        legal = "yes" if o.legal else "NO"
+        e_ci = _fmt_ci(*o.expected_score_ci, 2) if not math.isnan(o.expected_score_ci[0]) else "-"
+        mark = "  <- recommended" if o.bid == adv.recommendation.bid else ""
+        print(
+            f"{o.bid:>3}  {legal:5}  {o.p_exact:8.3f}  {_fmt_ci(*o.p_exact_ci, 3):16}  {o.expected_score:8.2f}  "
+            f"{e_ci:16}  |            {dist}{mark}"
+        )
+    rec = adv.recommendation
+    print(f"recommended bid: {rec.bid} (expected score {rec.expected_score:.2f} points)")
+
+
+def _cmd_simulate(args: argparse.Namespace) -> None:
+    from wiezen_sim.romanian import simulate
+
+    res = simulate(
+        players=args.players,
+        games=args.games,
+        sequence=args.sequence,
+        scoring=args.scoring,
+        policies=args.policies,
+        seed=args.seed,
+        one_card=args.one_card,
+        special_end_deals=args.special or [],
+        bid_samples=args.bid_samples,
+        worlds=args.worlds,
+        n_jobs=args.jobs,
+    )
+    table = res.table
+    if args.format == "json":
+        print(json.dumps({"players": args.players, "games": args.games, "rows": table.to_dict(orient="records")}))
+        return
+    if args.format == "csv":
+        print(table.to_csv(index=False), end="")
+        return
+    print(
+        f"Romanian whist: {args.games} games, {args.players} players, sequence {args.sequence}, "
+        f"scoring {args.scoring}, seed {args.seed}"
+    )
+    print(f"{'policy':10} {'games':>5}  {'mean score/game':>15}  {'95% t-interval':18}  {'exact bids':>10}  95% Wilson")
+    for r in table.itertuples():
+        print(
+            f"{r.policy:10} {r.games:>5}  {r.mean_score:15.2f}  {_fmt_ci(r.score_lo, r.score_hi, 2):18}  "
+            f"{r.exact_rate:10.3f}  {_fmt_ci(r.exact_lo, r.exact_hi, 3)}"
+        )
+
+
+def add_romanian(sub: argparse._SubParsersAction) -> None:
+    """Register ``romanian advise`` and ``romanian simulate`` on the top-level subparsers."""
+    rom = sub.add_parser("romanian", help="Romanian whist (RULES.md Part 2): bid advice and game simulation")
+    rsub = rom.add_subparsers(dest="romanian_command", required=True, parser_class=type(rom))
+    scorings = ", ".join(SCORING_PRESETS)
+
+    adv = rsub.add_parser("advise", help="probability and expected score of every bid for a hand")
+    adv.add_argument("hand", help="the hand, e.g. 'AS KS 9H' or 'S:AK H:9 D:- C:-' (1 to 8 cards)")
+    adv.add_argument("--players", type=_players, required=True, help="3 to 6")
+    adv.add_argument("--seat", type=int, required=True, help="0 = left of the dealer (bids first) .. N-1 = dealer")
+    adv.add_argument("--trump", required=True, help="the turned card (e.g. QH), or 'none' in 8-card deals")
+    adv.add_argument("--bids", type=_bids, default=[], help="bids of the seats before, e.g. 1,0,2")
+    adv.add_argument("--scoring", default="default", choices=list(SCORING_PRESETS), metavar="PRESET", help=scorings)
+    adv.add_argument("--samples", type=_int_at_least(1), default=10000)
+    adv.add_argument("--seed", type=_int_at_least(0), default=0)
+    adv.add_argument("--model", default="aim", choices=["aim", "fixed"], help="how the analysed player plays")
+    adv.add_argument("--jobs", type=_int_at_least(1), default=1, help="joblib workers (results do not change)")
+    adv.add_argument("--format", default="table", choices=FORMATS)
+    adv.set_defaults(func=_cmd_advise)
+
+    sim = rsub.add_parser("simulate", help="play complete games between policies, mean score per game")
+    sim.add_argument("--players", type=_players, required=True, help="3 to 6")
+    sim.add_argument("--games", type=_int_at_least(1), required=True)
+    sim.add_argument("--sequence", default="1-8-1", choices=list(SEQUENCES))
+    sim.add_argument("--scoring", default="default", choices=list(SCORING_PRESETS), metavar="PRESET", help=scorings)
+    sim.add_argument(
+        "--policies",
+        type=_names(("random", "heuristic", "mc", "pimc"), "policy"),
+        default=["heuristic", "mc", "random"],
+        help="comma-separated, rotated over the seats: random, heuristic, mc, pimc",
+    )
+    sim.add_argument("--one-card", default="normal", choices=list(ONE_CARD_MODES))
+    sim.add_argument("--special", type=_names(SPECIAL_DEALS, "special deal"), help="end deals, e.g. blind,zero,eight")
+    sim.add_argument("--bid-samples", type=_int_at_least(1), default=128, help="samples per MC bid")
+    sim.add_argument("--worlds", type=_int_at_least(1), default=16, help="worlds per PIMC card")
+    sim.add_argument("--seed", type=_int_at_least(0), default=0)
+    sim.add_argument("--jobs", type=_int_at_least(1), default=1, help="joblib workers (results do not change)")
+    sim.add_argument("--format", default="table", choices=FORMATS)
+    sim.set_defaults(func=_cmd_simulate)
