@@ -463,6 +463,7 @@ class Policy:
             raise ValueError(f"play must be one of {', '.join(_PLAY_CODES)}, got {self.play!r}")
 
 
+_NO_TRACE = np.zeros(0, dtype=np.int64)
 _PLAY_CODES = {"random": _k.PLAY_RANDOM, "aim": _k.PLAY_AIM, "pimc": _k.PLAY_PIMC}
 
 
@@ -578,6 +579,7 @@ def play_game(
             pol,
             worlds,
             int(rng.integers(2**62)),
+            _NO_TRACE,
         )
         for pos in range(n):
             p = order[pos]

@@ -305,7 +305,7 @@ def pimc_card(
 
 
 @njit(cache=True)
-def play_deal(hands, trump, deck, turned_mask, bids, policy, worlds, seed):
+def play_deal(hands, trump, deck, turned_mask, bids, policy, worlds, seed, trace):
     """Play one deal to the end; returns int64[n] tricks per seat (seat 0 leads).
 
     Args:
@@ -314,6 +314,8 @@ def play_deal(hands, trump, deck, turned_mask, bids, policy, worlds, seed):
             bit (0 without trump).
         bids: int64[n]; ``policy``: int64[n] play policy per seat; ``worlds``: PIMC worlds.
         seed: generator seed (int ≥ 0) for random and PIMC seats.
+        trace: int64[n × tricks] filled with the cards in playing order (trick by trick,
+            leader first), or an empty array for no trace.
     """
     n = hands.shape[0]
     state = rng_new(seed)
@@ -323,6 +325,7 @@ def play_deal(hands, trump, deck, turned_mask, bids, policy, worlds, seed):
     gone = turned_mask
     leader = 0
     n_tricks = popcount(h[0])
+    k = 0
     for _ in range(n_tricks):
         lead_suit = -1
         win_card = -1
@@ -355,6 +358,9 @@ def play_deal(hands, trump, deck, turned_mask, bids, policy, worlds, seed):
                 card = aim_card(h[seat], out, pos, pos == n - 1, lead_suit, win_card, trump, won[seat] < bids[seat])
             h[seat] &= ~(1 << card)
             gone |= 1 << card
+            if trace.shape[0] > 0:
+                trace[k] = card
+                k += 1
             if pos == 0:
                 lead_suit = card >> 4
                 win_card = card
