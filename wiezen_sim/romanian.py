@@ -506,6 +506,8 @@ class GameRecord:
         dealers: dealer (player index) of each deal.
         bids, tricks, points: int64[D, N] per deal and player; ``points`` include streak
             bonuses and penalties.
+        deals: with ``record=True``, per deal ``{"dealer", "hands", "turned", "bids"}``
+            (hands as masks and bids in seat order, seat 0 = left of the dealer).
     """
 
     cards: list[int]
@@ -590,7 +592,7 @@ def play_game(
                 pts += counters[p].update(rules.scoring, seat_bids[pos] == int(won[pos]))
             points[d, p] = pts
         if record:
-            deals.append({"dealer": dealer, "hands": [hand_name(h) for h in hands], "turned": turned})
+            deals.append({"dealer": dealer, "hands": list(hands), "turned": turned, "bids": list(seat_bids)})
     return GameRecord([s.cards for s in specs], dealers, bids, tricks, points, deals)
 
 
