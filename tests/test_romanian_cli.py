@@ -1,0 +1,96 @@
+"""``wiezen-sim romanian advise|simulate``: output formats; bad input → one line on stderr, exit 2."""
+
+import json
+
+import pytest
+
+from wiezen_sim.cli import main
+
+
+def run(argv):
+    try:
+        return main(argv)
+    except SystemExit as exc:  # argparse errors
+        return exc.code
+
+
+def test_advise_json(capsys):
+    argv = ["romanian", "advise", "AH 9S", "--players", "4", "--seat", "3", "--trump", "QH", "--bids", "1,0,0"]
+    assert run([*argv, "--samples", "2000", "--seed", "3", "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    for key in ("hand", "players", "seat", "trump", "bids_so_far", "scoring", "samples", "options", "recommendation"):
+        assert key in out
+    assert out["players"] == 4 and out["seat"] == 3 and out["trump"] == "QH" and out["bids_so_far"] == [1, 0, 0]
+    assert out["samples"] == 2000 and out["scoring"] == "default"
+    assert [o["bid"] for o in out["options"]] == [0, 1, 2]
+    assert [o["legal"] for o in out["options"]] == [True, False, True]
+    assert out["recommendation"]["bid"] != 1
+    best = max((o for o in out["options"] if o["legal"]), key=lambda o: o["expected_score"])
+    assert out["recommendation"] == {"bid": best["bid"], "expected_score": best["expected_score"]}
+
+
+def test_advise_table_and_csv(capsys):
+    argv = ["romanian", "advise", "AS KS 9H 8D AC KC 7C QD", "--players", "4", "--seat", "0", "--trump", "none"]
+    assert run([*argv, "--samples", "500"]) == 0
+    out = capsys.readouterr().out
+    assert "recommended bid:" in out and "8-card deal" in out
+    assert run([*argv, "--samples", "500", "--format", "csv", "--scoring", "triangular"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[0].startswith("bid,legal,p_exact") and len(lines) == 10
+
+
+def test_simulate_json(capsys):
+    argv = [
+        "romanian",
+        "simulate",
+        "--players",
+        "3",
+        "--games",
+        "2",
+        "--policies",
+        "heuristic,random",
+        "--format",
+        "json",
+    ]
+    assert run(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [r["policy"] for r in out["rows"]] == ["heuristic", "random"]
+    assert all(r["games"] == 2 for r in out["rows"])
+
+
+def test_simulate_table(capsys):
+    argv = ["romanian", "simulate", "--players", "4", "--games", "2", "--policies", "heuristic,random"]
+    assert run([*argv, "--sequence", "each", "--scoring", "streak5"]) == 0
+    out = capsys.readouterr().out
+    assert "mean score/game" in out and "heuristic" in out
+
+
+ADV = ["romanian", "advise"]
+
+
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        ([*ADV, "AS KS", "--players", "7", "--seat", "0", "--trump", "AH"], "3 to 6 players"),
+        ([*ADV, "AS KS", "--players", "2", "--seat", "0", "--trump", "AH"], "3 to 6 players"),
+        ([*ADV, "AS KS QS JS TS 9S 8S 7S AH", "--players", "4", "--seat", "0", "--trump", "none"], "1 to 8 cards"),
+        ([*ADV, "AS KS QS JS TS 9S 8S 7S", "--players", "4", "--seat", "0", "--trump", "AH"], "no turned card"),
+        ([*ADV, "AS KS", "--players", "4", "--seat", "0", "--trump", "none"], "has a turned card"),
+        ([*ADV, "AS 2S", "--players", "4", "--seat", "0", "--trump", "AH"], "2S is not in the 32-card deck"),
+        ([*ADV, "AS 8S", "--players", "3", "--seat", "0", "--trump", "AH"], "8S is not in the 24-card deck"),
+        ([*ADV, "AS KS", "--players", "4", "--seat", "1", "--trump", "AH"], "give 1 bids"),
+        ([*ADV, "AS KS", "--players", "4", "--seat", "1", "--trump", "AH", "--bids", "x"], "comma-separated"),
+        ([*ADV, "AS KS", "--players", "4", "--seat", "0", "--trump", "XX"], "not a card"),
+        ([*ADV, "AS KS", "--players", "4", "--seat", "0", "--trump", "AH", "--samples", "0"], "at least 1"),
+        (["romanian", "simulate", "--players", "9", "--games", "2"], "3 to 6 players"),
+        (["romanian", "simulate", "--players", "4", "--games", "0"], "at least 1"),
+        (["romanian", "simulate", "--players", "4", "--games", "1", "--policies", "oracle"], "unknown policy"),
+        (["romanian", "simulate", "--players", "4", "--games", "1", "--scoring", "x"], "invalid choice"),
+    ],
+)
+def test_bad_input_one_line_exit_2(capsys, argv, message):
+    assert run(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err
+    assert len(err.splitlines()) == 1
+    assert "Traceback" not in err
