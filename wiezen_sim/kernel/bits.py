@@ -104,3 +104,43 @@ else:  # pragma: no cover - depends on the CPU
     def pext(x, m):
         """Bits of ``x`` selected by ``m``, packed to the low end (portable loop)."""
         return _pext_soft(x, m)
+
+
+@intrinsic
+def _pdep_bmi2(typingctx, x, m):
+    sig = types.int64(types.int64, types.int64)
+
+    def codegen(context, builder, signature, args):
+        fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(64)])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.x86.bmi.pdep.64")
+        return builder.call(fn, args)
+
+    return sig, codegen
+
+
+@njit(cache=True)
+def _pdep_soft(x, m):
+    out = 0
+    k = 0
+    while m:
+        b = m & -m
+        if (x >> k) & 1:
+            out |= b
+        k += 1
+        m ^= b
+    return out
+
+
+if HAS_BMI2:
+
+    @njit(cache=True, inline="always")
+    def pdep(x, m):
+        """Low bits of ``x`` deposited at the set bits of ``m`` (BMI2 PDEP)."""
+        return _pdep_bmi2(x, m)
+
+else:  # pragma: no cover - depends on the CPU
+
+    @njit(cache=True, inline="always")
+    def pdep(x, m):
+        """Low bits of ``x`` deposited at the set bits of ``m`` (portable loop)."""
+        return _pdep_soft(x, m)

@@ -18,8 +18,9 @@ the other counted set, so every one-sided question shares one transposition tabl
 
 Speed-ups (all exact): zero-window search on trick targets; a transposition table at
 trick boundaries keyed on relative ranks (who holds the i-th highest remaining card of
-every suit, so positions that differ only by already played cards share an entry)
-storing lower/upper bounds and the best lead; equivalent-card (sequence) pruning;
+every suit, so positions that differ only by already played cards share an entry),
+restricted to the cards that decided the result (partition search, as in DDS), storing
+lower/upper bounds and the best lead; equivalent-card (sequence) pruning;
 quick tricks of the leader and the sure trick of the highest trump; the last trick
 evaluated directly; move ordering by simple card-play heuristics with the table's
 best lead first.
@@ -28,12 +29,14 @@ State arrays (allocated by the caller, passed down, never reallocated):
     hands:   int64[4] — ``hands[seat]`` = mask of cards still held (modified during the
              search and restored before returning).
     trick:   int64[4] — cards played to the current trick, in order from its leader.
-    tt_keys: int64[n_entries, 2] — transposition-table keys (layout in ``_tt_key``).
+    tt_keys: int64[n_entries, 5] — transposition-table keys (layout in the table
+             section below).
     tt_vals: int8[n_entries, 4] — per entry ``[lower bound, upper bound, best lead,
              tricks left]``; tricks left 0 marks an empty slot. ``n_entries`` is a power
-             of two; entries are probed in aligned buckets of 4.
-    scratch: int64[2, 64, 16] — per search ply the candidate cards ``[0, ply, :]`` and
-             their ordering scores ``[1, ply, :]``.
+             of two; entries are probed in aligned buckets of 8.
+    scratch: int64[3, 64, 16] — per search ply the candidate cards ``[0, ply, :]``,
+             their ordering scores ``[1, ply, :]`` and, in ``[2, ply, 0]``, the mask of
+             the cards that decided the result of the node at that ply.
     stats:   int64[8] — counters ``[nodes, tt hits, tt stores, quick-trick cutoffs,
              top-trump cutoffs, searches, -, -]``.
 """
@@ -41,9 +44,9 @@ State arrays (allocated by the caller, passed down, never reallocated):
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
-from wiezen_sim.kernel.bits import LANE, highest_index, lowest_index, pext, popcount
+from wiezen_sim.kernel.bits import LANE, highest_index, lowest_index, pdep, pext, popcount
 from wiezen_sim.kernel.trick import beats
 
 OBJ_MAX = 0
@@ -51,7 +54,6 @@ OBJ_MIN = 1
 OBJ_EXACT = 2
 
 BIG = 99  # "no upper limit" for hi
-BUCKET = 4
 SCRATCH_PLIES = 64
 SCRATCH_MOVES = 16
 N_STATS = 8
@@ -61,8 +63,8 @@ _PATTERN_MASK = (1 << 52) - 1
 
 @njit(cache=True)
 def new_scratch():
-    """Scratch array for the move lists of one search (int64[2, 64, 16])."""
-    return np.zeros((2, SCRATCH_PLIES, SCRATCH_MOVES), dtype=np.int64)
+    """Scratch array of one search (int64[3, 64, 16], layout in the module docstring)."""
+    return np.zeros((3, SCRATCH_PLIES, SCRATCH_MOVES), dtype=np.int64)
 
 
 @njit(cache=True)
@@ -72,63 +74,104 @@ def new_stats():
 
 
 # ---------------------------------------------------------------- transposition table
+#
+# Partition search (as in DDS): an entry does not describe one position but every
+# position with the same suit lengths in every hand, the same leader and question, and
+# the same owners of the *relevant* top cards of each suit, in relative ranks. The
+# search returns with every result the set of cards that decided it (the winning card
+# of a trick that beat a card of its own suit, the top cards behind a quick trick, the
+# top trump); in every suit the cards at or above the lowest decisive card form the
+# relevant segment, and all cards below it are interchangeable small cards.
+#
+# tt_keys[i] = [lengths, question, segment, owner bits 0, owner bits 1]:
+#   lengths:  bit 16 * seat + 4 * suit .. +3 = cards of that suit the seat holds;
+#   question: leader | tag << 2 (tag: maximising seats, counted set, exact target);
+#   segment:  ``pext(relevant cards, remaining cards)`` — the relevant cards in the
+#             packed order of the remaining cards (lowest spade first);
+#   owner bits: ``pext(hand1 | hand3, remaining) & segment`` and
+#             ``pext(hand2 | hand3, remaining) & segment`` — the 2-bit owner of each
+#             relevant card.
+# tt_vals[i] = [lower bound, upper bound, best lead, tricks left] (int8, tricks left 0 =
+#   empty slot); the bounds are on the counted tricks of the canonical question, the
+#   best lead is ``suit * 16 + number of remaining cards above it`` (-1: none).
 
 
 @njit(cache=True, inline="always")
-def _tt_key(hands, rem, leader, tag):
-    """Two int64 words identifying a trick-boundary position up to relative ranks.
-
-    word 0: bits 0..51 ``pext(hand1 | hand3, remaining)`` (owner bit 0 of each remaining
-            card, lowest card first), bits 52..53 the leader, bits 54..63 ``tag`` (the
-            question: maximising seats, counted set, exact target).
-    word 1: bits 0..51 ``pext(hand2 | hand3, remaining)`` (owner bit 1), bits 52..63 the
-            number of remaining spades, hearts and diamonds (4 bits each).
-    Together with the trick count (implied by the popcounts) this fixes, for every suit,
-    the owner of its i-th lowest remaining card: exactly the relative-rank position.
-    """
-    p0 = pext(hands[1] | hands[3], rem)
-    p1 = pext(hands[2] | hands[3], rem)
-    lens = popcount(rem & LANE) | (popcount(rem & (LANE << 16)) << 4) | (popcount(rem & (LANE << 32)) << 8)
-    return p0 | (leader << 52) | (tag << 54), p1 | (lens << 52)
+def _lengths_key(hands):
+    k = 0
+    for p in range(4):
+        for s in range(4):
+            k |= popcount((hands[p] >> (16 * s)) & LANE) << (16 * p + 4 * s)
+    return k
 
 
 @njit(cache=True, inline="always")
-def _tt_index(k0, k1, n_mask):
-    h = k0 * -7046029254386353131 + k1 * 0x632BE59BD9B4E019  # signed int64 multipliers
+def _tt_head(kw0, kw1, n_mask):
+    h = kw0 * -7046029254386353131 + kw1 * 0x632BE59BD9B4E019  # signed int64 multipliers
     h ^= h >> 29
-    return h & n_mask & ~(BUCKET - 1)
+    return h & n_mask
+
+
+@njit(cache=True, inline="always")
+def _segment(rel, rem):
+    """Cards of ``rem`` at or above the lowest card of ``rel`` in each suit."""
+    seg = 0
+    for s in range(4):
+        lane = (rel >> (16 * s)) & LANE
+        if lane:
+            low = lowest_index(lane)
+            seg |= ((rem >> (16 * s)) & LANE & ~((1 << low) - 1)) << (16 * s)
+    return seg
 
 
 @njit(cache=True)
-def _tt_find(tt_keys, tt_vals, k0, k1):
-    """Slot of the entry with key (k0, k1), or -1."""
-    base = _tt_index(k0, k1, tt_keys.shape[0] - 1)
-    for i in range(base, base + BUCKET):
-        if tt_vals[i, 3] != 0 and tt_keys[i, 0] == k0 and tt_keys[i, 1] == k1:
-            return i
-    return -1
+def _tt_store(tt_heads, tt_next, tt_keys, tt_vals, tt_meta, kw0, kw1, seg_m, c0, c1, tl, set_lb, value, move):
+    """Tighten one bound (lower if ``set_lb`` else upper) of the entry for this segment.
 
-
-@njit(cache=True)
-def _tt_slot(tt_keys, tt_vals, k0, k1, tl):
-    """Slot for storing key (k0, k1): the existing entry, an empty slot or the shallowest."""
-    base = _tt_index(k0, k1, tt_keys.shape[0] - 1)
-    victim = base
-    for i in range(base, base + BUCKET):
-        if tt_vals[i, 3] == 0:
-            victim = i
+    A full entry pool is emptied at once (the table then refills from scratch).
+    """
+    h = _tt_head(kw0, kw1, tt_heads.shape[0] - 1)
+    p0 = c0 & seg_m
+    p1 = c1 & seg_m
+    slot = -1
+    idx = tt_heads[h]
+    while idx:
+        i = idx - 1
+        if (
+            tt_keys[i, 0] == kw0
+            and tt_keys[i, 1] == kw1
+            and tt_keys[i, 2] == seg_m
+            and tt_keys[i, 3] == p0
+            and tt_keys[i, 4] == p1
+        ):
+            slot = i
             break
-        if tt_keys[i, 0] == k0 and tt_keys[i, 1] == k1:
-            return i
-        if tt_vals[i, 3] < tt_vals[victim, 3]:
-            victim = i
-    tt_keys[victim, 0] = k0
-    tt_keys[victim, 1] = k1
-    tt_vals[victim, 0] = 0
-    tt_vals[victim, 1] = tl
-    tt_vals[victim, 2] = -1
-    tt_vals[victim, 3] = tl
-    return victim
+        idx = tt_next[i]
+    if slot < 0:
+        if tt_meta[0] >= tt_keys.shape[0]:
+            tt_heads[:] = 0
+            tt_meta[0] = 0
+            tt_meta[1] += 1
+        slot = tt_meta[0]
+        tt_meta[0] += 1
+        tt_keys[slot, 0] = kw0
+        tt_keys[slot, 1] = kw1
+        tt_keys[slot, 2] = seg_m
+        tt_keys[slot, 3] = p0
+        tt_keys[slot, 4] = p1
+        tt_vals[slot, 0] = 0
+        tt_vals[slot, 1] = tl
+        tt_vals[slot, 2] = -1
+        tt_vals[slot, 3] = tl
+        tt_next[slot] = tt_heads[h]
+        tt_heads[h] = slot + 1
+    if set_lb:
+        if value > tt_vals[slot, 0]:
+            tt_vals[slot, 0] = value
+    elif value < tt_vals[slot, 1]:
+        tt_vals[slot, 1] = value
+    if move >= 0:
+        tt_vals[slot, 2] = move
 
 
 # ---------------------------------------------------------------- static evaluation
@@ -136,10 +179,11 @@ def _tt_slot(tt_keys, tt_vals, k0, k1, tl):
 
 @njit(cache=True)
 def _quick_tricks(hands, leader, trump, team):
-    """Tricks the leader can cash at once with top cards of its own hand.
+    """Tricks the leader can cash at once with top cards of its own hand, and their cards.
 
     In a trump game a side-suit run is capped by the length of every opponent (seat not
     in ``team``) who still holds a trump, since they follow until void and then ruff.
+    Returns ``(tricks, mask of the cards that make them)``.
     """
     rem = hands[0] | hands[1] | hands[2] | hands[3]
     mine = hands[leader]
@@ -150,6 +194,7 @@ def _quick_tricks(hands, leader, trump, team):
             if not (team >> p) & 1 and hands[p] & tl_mask:
                 opp_trumps |= 1 << p
     qt = 0
+    rel = 0
     for s in range(4):
         my = (mine >> (16 * s)) & LANE
         if my == 0:
@@ -171,8 +216,14 @@ def _quick_tricks(hands, leader, trump, team):
                     ln = popcount((hands[p] >> (16 * s)) & LANE)
                     if ln < k:
                         k = ln
-        qt += k
-    return qt
+        if k > 0:
+            qt += k
+            lane = my
+            for _ in range(k):
+                top = highest_index(lane)
+                lane ^= 1 << top
+                rel |= 1 << (16 * s + top)
+    return qt, rel
 
 
 # ---------------------------------------------------------------- move generation
@@ -287,8 +338,25 @@ def _legal(hand, lead_suit):
 
 # ---------------------------------------------------------------- the search
 
+# An explicit signature: without it numba compiles one copy of the recursive search per
+# combination of literal arguments, and such a family of mutually recursive copies does
+# not survive numba's on-disk cache (segfault on reload).
+_I64 = types.int64
+_SEARCH_SIG = types.boolean(
+    types.int64[::1],  # hands
+    _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64,  # trump .. trick_mask
+    types.int32[::1],  # tt_heads
+    types.int32[::1],  # tt_next
+    types.int64[:, ::1],  # tt_keys
+    types.int8[:, ::1],  # tt_vals
+    types.int64[::1],  # tt_meta
+    _I64,  # use_tt
+    types.int64[:, :, ::1],  # scratch
+    types.int64[::1],  # stats
+)  # fmt: skip
 
-@njit(cache=True)
+
+@njit(_SEARCH_SIG, cache=True)
 def _search(
     hands,
     trump,
@@ -304,8 +372,11 @@ def _search(
     win_card,
     win_seat,
     trick_mask,
+    tt_heads,
+    tt_next,
     tt_keys,
     tt_vals,
+    tt_meta,
     use_tt,
     scratch,
     stats,
@@ -314,21 +385,30 @@ def _search(
 
     ``tl`` = tricks left including the one in progress; ``pos`` = cards already played
     to it; ``lead_suit``/``win_card``/``win_seat`` describe it (-1 when pos == 0);
-    ``trick_mask`` = its cards. Returns a bool; ``hands`` is restored.
+    ``trick_mask`` = its cards. Returns a bool and leaves in ``scratch[2, ply, 0]`` the
+    cards that decided it (see the transposition-table notes); ``hands`` is restored.
     """
     stats[0] += 1
+    # typed (not literal) constants for the recursive calls: a literal argument would
+    # make numba type a second copy of this function
+    zero = np.int64(0)
+    no_card = np.int64(-1)
     player = (leader + pos) & 3
-    tt_slot = -1
+    store = False
     tt_move = -1
     flip = False
-    tag = 0
-    k0 = 0
-    k1 = 0
+    kw0 = 0
+    kw1 = 0
+    c0 = 0
+    c1 = 0
     rem = hands[0] | hands[1] | hands[2] | hands[3]
+    one_sided = True
     if pos == 0:
         if lo <= 0 and hi >= tl:
+            scratch[2, ply, 0] = 0
             return True
         if lo > tl or hi < 0 or lo > hi:
+            scratch[2, ply, 0] = 0
             return False
         if lo <= 0:
             # "at most hi counted tricks" == "at least tl - hi tricks for the others"
@@ -337,15 +417,22 @@ def _search(
             hi = BIG
         if tl == 1:
             # last trick: every card is forced
-            c = hands[leader]
-            best = lowest_index(c)
+            best = lowest_index(hands[leader])
             ws = leader
+            same = False
             for i in range(1, 4):
                 p = (leader + i) & 3
                 ci = lowest_index(hands[p])
-                if beats(ci, best, trump):
+                if (ci >> 4) == (best >> 4):
+                    same = True
+                    if ci > best:
+                        best = ci
+                        ws = p
+                elif (ci >> 4) == trump:
+                    same = False
                     best = ci
                     ws = p
+            scratch[2, ply, 0] = (1 << best) if same else 0
             got = (cmask >> ws) & 1
             return lo <= got <= hi
         one_sided = hi >= tl
@@ -361,22 +448,27 @@ def _search(
                 if (cmask >> holder) & 1:
                     if one_sided and lo <= 1:
                         stats[4] += 1
+                        scratch[2, ply, 0] = 1 << top
                         return True
-                    if hi < 1:
-                        stats[4] += 1
-                        return False
                 elif lo > tl - 1:
                     stats[4] += 1
+                    scratch[2, ply, 0] = 1 << top
                     return False
         if one_sided and cmask == mmask:
             if (mmask >> leader) & 1:
-                if _quick_tricks(hands, leader, trump, mmask) >= lo:
+                qt, qrel = _quick_tricks(hands, leader, trump, mmask)
+                if qt >= lo:
                     stats[3] += 1
+                    scratch[2, ply, 0] = qrel
                     return True
-            elif tl - _quick_tricks(hands, leader, trump, 15 ^ mmask) < lo:
-                stats[3] += 1
-                return False
+            else:
+                qt, qrel = _quick_tricks(hands, leader, trump, 15 ^ mmask)
+                if tl - qt < lo:
+                    stats[3] += 1
+                    scratch[2, ply, 0] = qrel
+                    return False
         if use_tt:
+            tag = -1
             if one_sided:
                 m = mmask
                 c = cmask
@@ -387,49 +479,77 @@ def _search(
                 tag = m | ((1 if c != m else 0) << 4)
             elif lo == hi and lo < 16:
                 tag = mmask | ((1 if cmask != mmask else 0) << 4) | (1 << 5) | (lo << 6)
-            else:
-                tag = -1
             if tag >= 0:
-                k0, k1 = _tt_key(hands, rem, leader, tag)
-                slot = _tt_find(tt_keys, tt_vals, k0, k1)
-                if slot >= 0:
-                    lb = tt_vals[slot, 0]
-                    ub = tt_vals[slot, 1]
-                    if one_sided:
-                        if not flip:
-                            if lb >= lo:
-                                stats[1] += 1
-                                return True
-                            if ub < lo:
-                                stats[1] += 1
-                                return False
-                        else:
-                            if ub <= tl - lo:
-                                stats[1] += 1
-                                return True
-                            if lb >= tl - lo + 1:
-                                stats[1] += 1
-                                return False
-                    else:
-                        if lb == 1:
+                store = True
+                kw0 = _lengths_key(hands)
+                kw1 = leader | (tag << 2)
+                c0 = pext(hands[1] | hands[3], rem)
+                c1 = pext(hands[2] | hands[3], rem)
+                # aggregate the bounds of every matching entry
+                lb = 0
+                ub = tl
+                lb_seg = 0
+                ub_seg = 0
+                idx = tt_heads[_tt_head(kw0, kw1, tt_heads.shape[0] - 1)]
+                while idx:
+                    i = idx - 1
+                    idx = tt_next[i]
+                    stats[6] += 1
+                    if tt_keys[i, 0] != kw0 or tt_keys[i, 1] != kw1:
+                        continue
+                    sm = tt_keys[i, 2]
+                    if (c0 & sm) != tt_keys[i, 3] or (c1 & sm) != tt_keys[i, 4]:
+                        continue
+                    if tt_vals[i, 0] > lb:
+                        lb = tt_vals[i, 0]
+                        lb_seg = sm
+                    if tt_vals[i, 1] < ub:
+                        ub = tt_vals[i, 1]
+                        ub_seg = sm
+                    if tt_vals[i, 2] >= 0:
+                        tt_move = tt_vals[i, 2]
+                # value v of the canonical question; the bool answer
+                if one_sided:
+                    need = tl - lo + 1 if flip else lo
+                    # not flipped: True iff v >= lo; flipped: True iff v <= tl - lo
+                    if not flip:
+                        if lb >= lo:
                             stats[1] += 1
+                            scratch[2, ply, 0] = pdep(lb_seg, rem)
                             return True
-                        if ub == 0:
+                        if ub < lo:
                             stats[1] += 1
+                            scratch[2, ply, 0] = pdep(ub_seg, rem)
                             return False
-                    mv = tt_vals[slot, 2]
-                    if mv >= 0:
-                        # stored as suit * 16 + number of remaining cards above it
-                        s = mv >> 4
-                        above = mv & 15
-                        lane = (rem >> (16 * s)) & LANE
-                        for _ in range(above):
-                            lane ^= 1 << highest_index(lane)
+                    else:
+                        if ub < need:
+                            stats[1] += 1
+                            scratch[2, ply, 0] = pdep(ub_seg, rem)
+                            return True
+                        if lb >= need:
+                            stats[1] += 1
+                            scratch[2, ply, 0] = pdep(lb_seg, rem)
+                            return False
+                else:
+                    if lb >= 1:
+                        stats[1] += 1
+                        scratch[2, ply, 0] = pdep(lb_seg, rem)
+                        return True
+                    if ub <= 0:
+                        stats[1] += 1
+                        scratch[2, ply, 0] = pdep(ub_seg, rem)
+                        return False
+                if tt_move >= 0:
+                    s = tt_move >> 4
+                    lane = (rem >> (16 * s)) & LANE
+                    for _ in range(tt_move & 15):
                         if lane:
-                            cand = 16 * s + highest_index(lane)
-                            if (hands[player] >> cand) & 1:
-                                tt_move = cand
-                tt_slot = 1  # marks that a store is wanted
+                            lane ^= 1 << highest_index(lane)
+                    if lane:
+                        cand = 16 * s + highest_index(lane)
+                        tt_move = cand if (hands[player] >> cand) & 1 else -1
+                    else:
+                        tt_move = -1
     moves = scratch[0, ply]
     scores = scratch[1, ply]
     legal = _legal(hands[player], lead_suit)
@@ -453,129 +573,84 @@ def _search(
     is_max = (mmask >> player) & 1
     result = not is_max
     best = -1
+    rel = 0
     for i in range(n):
         c = moves[i]
         bit = 1 << c
         hands[player] ^= bit
         if pos == 0:
             r = _search(
-                hands,
-                trump,
-                mmask,
-                cmask,
-                lo,
-                hi,
-                tl,
-                ply + 1,
-                1,
-                leader,
-                c >> 4,
-                c,
-                player,
-                bit,
-                tt_keys,
-                tt_vals,
-                use_tt,
-                scratch,
-                stats,
-            )
+                hands, trump, mmask, cmask, lo, hi, tl, ply + 1, pos + 1, leader, c >> 4, c, player, bit,
+                tt_heads, tt_next, tt_keys, tt_vals, tt_meta, use_tt, scratch, stats,
+            )  # fmt: skip
+            crel = scratch[2, ply + 1, 0]
         elif pos < 3:
             if beats(c, win_card, trump):
                 r = _search(
-                    hands,
-                    trump,
-                    mmask,
-                    cmask,
-                    lo,
-                    hi,
-                    tl,
-                    ply + 1,
-                    pos + 1,
-                    leader,
-                    lead_suit,
-                    c,
-                    player,
-                    trick_mask | bit,
-                    tt_keys,
-                    tt_vals,
-                    use_tt,
-                    scratch,
-                    stats,
-                )
+                    hands, trump, mmask, cmask, lo, hi, tl, ply + 1, pos + 1, leader, lead_suit, c, player,
+                    trick_mask | bit, tt_heads, tt_next, tt_keys, tt_vals, tt_meta, use_tt, scratch, stats,
+                )  # fmt: skip
             else:
                 r = _search(
-                    hands,
-                    trump,
-                    mmask,
-                    cmask,
-                    lo,
-                    hi,
-                    tl,
-                    ply + 1,
-                    pos + 1,
-                    leader,
-                    lead_suit,
-                    win_card,
-                    win_seat,
-                    trick_mask | bit,
-                    tt_keys,
-                    tt_vals,
-                    use_tt,
-                    scratch,
-                    stats,
-                )
+                    hands, trump, mmask, cmask, lo, hi, tl, ply + 1, pos + 1, leader, lead_suit, win_card, win_seat,
+                    trick_mask | bit, tt_heads, tt_next, tt_keys, tt_vals, tt_meta, use_tt, scratch, stats,
+                )  # fmt: skip
+            crel = scratch[2, ply + 1, 0]
         else:
-            ws = player if beats(c, win_card, trump) else win_seat
+            if beats(c, win_card, trump):
+                ws = player
+                wc = c
+            else:
+                ws = win_seat
+                wc = win_card
             got = (cmask >> ws) & 1
             r = _search(
-                hands,
-                trump,
-                mmask,
-                cmask,
-                lo - got,
-                hi - got,
-                tl - 1,
-                ply + 1,
-                0,
-                ws,
-                -1,
-                -1,
-                -1,
-                0,
-                tt_keys,
-                tt_vals,
-                use_tt,
-                scratch,
-                stats,
-            )
+                hands, trump, mmask, cmask, lo - got, hi - got, tl - 1, ply + 1, zero, ws, no_card, no_card, no_card, zero,
+                tt_heads, tt_next, tt_keys, tt_vals, tt_meta, use_tt, scratch, stats,
+            )  # fmt: skip
+            crel = scratch[2, ply + 1, 0]
+            # the winning card decided the trick if it beat another card of its suit
+            if (trick_mask | bit) & (LANE << (16 * (wc >> 4))) & ~(1 << wc):
+                crel |= 1 << wc
         hands[player] ^= bit
         if r == is_max:
             result = r
             best = c
+            rel = crel
             break
-    if tt_slot >= 0:
+        rel |= crel
+    if pos == 0:
+        rel = _segment(rel, rem)
+    scratch[2, ply, 0] = rel
+    if store:
         stats[2] += 1
-        slot = _tt_slot(tt_keys, tt_vals, k0, k1, tl)
+        seg_m = pext(rel, rem)
+        mv = -1
+        if best >= 0:
+            s = best >> 4
+            mv = s * 16 + popcount((rem >> (16 * s)) & LANE & ~((2 << (best & 15)) - 1))
         if one_sided:
             if not flip:
                 if result:
-                    if lo > tt_vals[slot, 0]:
-                        tt_vals[slot, 0] = lo
-                elif lo - 1 < tt_vals[slot, 1]:
-                    tt_vals[slot, 1] = lo - 1
+                    _tt_store(tt_heads, tt_next, tt_keys, tt_vals, tt_meta, kw0, kw1, seg_m, c0, c1, tl, True, lo, mv)
+                else:
+                    _tt_store(
+                        tt_heads, tt_next, tt_keys, tt_vals, tt_meta, kw0, kw1, seg_m, c0, c1, tl, False, lo - 1, mv
+                    )
             else:
                 if result:
-                    if tl - lo < tt_vals[slot, 1]:
-                        tt_vals[slot, 1] = tl - lo
-                elif tl - lo + 1 > tt_vals[slot, 0]:
-                    tt_vals[slot, 0] = tl - lo + 1
+                    _tt_store(
+                        tt_heads, tt_next, tt_keys, tt_vals, tt_meta, kw0, kw1, seg_m, c0, c1, tl, False, tl - lo, mv
+                    )
+                else:
+                    _tt_store(
+                        tt_heads, tt_next, tt_keys, tt_vals, tt_meta, kw0, kw1, seg_m, c0, c1, tl, True, tl - lo + 1, mv
+                    )
         else:
-            tt_vals[slot, 0] = 1 if result else 0
-            tt_vals[slot, 1] = 1 if result else 0
-        if best >= 0:
-            s = best >> 4
-            above = popcount((rem >> (16 * s)) & LANE & ~((2 << (best & 15)) - 1))
-            tt_vals[slot, 2] = s * 16 + above
+            if result:
+                _tt_store(tt_heads, tt_next, tt_keys, tt_vals, tt_meta, kw0, kw1, seg_m, c0, c1, tl, True, 1, mv)
+            else:
+                _tt_store(tt_heads, tt_next, tt_keys, tt_vals, tt_meta, kw0, kw1, seg_m, c0, c1, tl, False, 0, mv)
     return result
 
 
@@ -601,7 +676,25 @@ def _trick_state(trick, n_trick, leader, trump):
 
 
 @njit(cache=True)
-def dd_test(hands, trump, mmask, cmask, lo, hi, leader, trick, n_trick, tt_keys, tt_vals, use_tt, scratch, stats):
+def dd_test(
+    hands,
+    trump,
+    mmask,
+    cmask,
+    lo,
+    hi,
+    leader,
+    trick,
+    n_trick,
+    tt_heads,
+    tt_next,
+    tt_keys,
+    tt_vals,
+    tt_meta,
+    use_tt,
+    scratch,
+    stats,
+):
     """Can the seats in ``mmask`` make the tricks of ``cmask`` from here land in [lo, hi]?
 
     ``trick[:n_trick]`` are the cards already played to the current trick (from
@@ -626,8 +719,11 @@ def dd_test(hands, trump, mmask, cmask, lo, hi, leader, trick, n_trick, tt_keys,
         win_card,
         win_seat,
         tmask,
+        tt_heads,
+        tt_next,
         tt_keys,
         tt_vals,
+        tt_meta,
         use_tt,
         scratch,
         stats,
@@ -635,7 +731,24 @@ def dd_test(hands, trump, mmask, cmask, lo, hi, leader, trick, n_trick, tt_keys,
 
 
 @njit(cache=True)
-def dd_value(hands, trump, mmask, cmask, leader, trick, n_trick, guess, tt_keys, tt_vals, use_tt, scratch, stats):
+def dd_value(
+    hands,
+    trump,
+    mmask,
+    cmask,
+    leader,
+    trick,
+    n_trick,
+    guess,
+    tt_heads,
+    tt_next,
+    tt_keys,
+    tt_vals,
+    tt_meta,
+    use_tt,
+    scratch,
+    stats,
+):
     """Minimax number of ``cmask`` tricks from here when ``mmask`` maximises them.
 
     A sequence of zero-window tests starting at ``guess`` and stepping by one (each
@@ -669,8 +782,11 @@ def dd_value(hands, trump, mmask, cmask, leader, trick, n_trick, guess, tt_keys,
             win_card,
             win_seat,
             tmask,
+            tt_heads,
+            tt_next,
             tt_keys,
             tt_vals,
+            tt_meta,
             use_tt,
             scratch,
             stats,
@@ -684,7 +800,25 @@ def dd_value(hands, trump, mmask, cmask, leader, trick, n_trick, guess, tt_keys,
 
 
 @njit(cache=True)
-def dd_solve(hands, trump, side, objective, k, leader, trick, n_trick, guess, tt_keys, tt_vals, use_tt, scratch, stats):
+def dd_solve(
+    hands,
+    trump,
+    side,
+    objective,
+    k,
+    leader,
+    trick,
+    n_trick,
+    guess,
+    tt_heads,
+    tt_next,
+    tt_keys,
+    tt_vals,
+    tt_meta,
+    use_tt,
+    scratch,
+    stats,
+):
     """Solve a position for ``side`` (seat mask) under an objective.
 
     ``objective``: OBJ_MAX → most tricks the side can force; OBJ_MIN → fewest tricks the
@@ -696,19 +830,83 @@ def dd_solve(hands, trump, side, objective, k, leader, trick, n_trick, guess, tt
     tl = popcount(hands[player])
     if objective == OBJ_MAX:
         return dd_value(
-            hands, trump, side, side, leader, trick, n_trick, guess, tt_keys, tt_vals, use_tt, scratch, stats
+            hands,
+            trump,
+            side,
+            side,
+            leader,
+            trick,
+            n_trick,
+            guess,
+            tt_heads,
+            tt_next,
+            tt_keys,
+            tt_vals,
+            tt_meta,
+            use_tt,
+            scratch,
+            stats,
         )
     if objective == OBJ_MIN:
         return tl - dd_value(
-            hands, trump, side, 15 ^ side, leader, trick, n_trick, tl - guess, tt_keys, tt_vals, use_tt, scratch, stats
+            hands,
+            trump,
+            side,
+            15 ^ side,
+            leader,
+            trick,
+            n_trick,
+            tl - guess,
+            tt_heads,
+            tt_next,
+            tt_keys,
+            tt_vals,
+            tt_meta,
+            use_tt,
+            scratch,
+            stats,
         )
-    ok = dd_test(hands, trump, side, side, k, k, leader, trick, n_trick, tt_keys, tt_vals, use_tt, scratch, stats)
+    ok = dd_test(
+        hands,
+        trump,
+        side,
+        side,
+        k,
+        k,
+        leader,
+        trick,
+        n_trick,
+        tt_heads,
+        tt_next,
+        tt_keys,
+        tt_vals,
+        tt_meta,
+        use_tt,
+        scratch,
+        stats,
+    )
     return 1 if ok else 0
 
 
 @njit(cache=True)
 def dd_card_values(
-    hands, trump, side, objective, k, leader, trick, n_trick, tt_keys, tt_vals, use_tt, scratch, stats, out
+    hands,
+    trump,
+    side,
+    objective,
+    k,
+    leader,
+    trick,
+    n_trick,
+    tt_heads,
+    tt_next,
+    tt_keys,
+    tt_vals,
+    tt_meta,
+    use_tt,
+    scratch,
+    stats,
+    out,
 ):
     """Value of every legal card of the player to move, written to ``out`` (int64[64]).
 
@@ -752,8 +950,11 @@ def dd_card_values(
                 t2,
                 n_trick + 1,
                 tl // 2,
+                tt_heads,
+                tt_next,
                 tt_keys,
                 tt_vals,
+                tt_meta,
                 use_tt,
                 scratch,
                 stats,
@@ -763,14 +964,46 @@ def dd_card_values(
             got = (side >> ws) & 1
             if objective == OBJ_EXACT:
                 ok = dd_test(
-                    hands, trump, side, side, k - got, k - got, ws, t2, 0, tt_keys, tt_vals, use_tt, scratch, stats
+                    hands,
+                    trump,
+                    side,
+                    side,
+                    k - got,
+                    k - got,
+                    ws,
+                    t2,
+                    0,
+                    tt_heads,
+                    tt_next,
+                    tt_keys,
+                    tt_vals,
+                    tt_meta,
+                    use_tt,
+                    scratch,
+                    stats,
                 )
                 v = 1 if ok else 0
             elif tl == 1:
                 v = got
             else:
                 v = got + dd_solve(
-                    hands, trump, side, objective, k, ws, t2, 0, (tl - 1) // 2, tt_keys, tt_vals, use_tt, scratch, stats
+                    hands,
+                    trump,
+                    side,
+                    objective,
+                    k,
+                    ws,
+                    t2,
+                    0,
+                    (tl - 1) // 2,
+                    tt_heads,
+                    tt_next,
+                    tt_keys,
+                    tt_vals,
+                    tt_meta,
+                    use_tt,
+                    scratch,
+                    stats,
                 )
         hands[player] ^= 1 << c
         out[c] = v
