@@ -1,0 +1,85 @@
+"""World sampling for the sampling players (issue 5): exact counts, uniformity, consistency."""
+
+import itertools
+from collections import Counter
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.stats import chisquare
+
+from wiezen_sim.cards import card_count, cards_of, parse_hand
+from wiezen_sim.rules.auction import Declaration
+from wiezen_sim.rules.bots import random_policy
+from wiezen_sim.rules.dealing import deal_packets, new_deck
+from wiezen_sim.rules.play import play_hand, setup_play
+from wiezen_sim.rules.ruleset import get_rules
+from wiezen_sim.solvers.worlds import InfoSet, count_worlds, observe, sample_world
+
+
+def brute_force_worlds(info: InfoSet) -> list[tuple[int, ...]]:
+    """Every consistent deal, by trying every owner for every unseen card."""
+    cards = cards_of(info.unseen)
+    out = []
+    for owners in itertools.product(range(len(info.counts)), repeat=len(cards)):
+        hands = list(info.hands_known)
+        for card, owner in zip(cards, owners, strict=True):
+            hands[owner] |= 1 << card
+        if info.consistent(hands):
+            out.append(tuple(hands))
+    return out
+
+
+SMALL = [
+    InfoSet(
+        0,
+        (parse_hand("S:AK H:A"), 0, parse_hand("2C"), 0),
+        (3, 3, 3, 3),
+        (0, 0b0001, 0, 0),
+        parse_hand("S:QJT H:KQ D:AK C:A"),
+    ),
+    InfoSet(2, (0, 0, parse_hand("S:2 H:2"), 0), (2, 2, 2, 2), (0b0010, 0, 0, 0b0100), parse_hand("S:AK H:AK D:AK")),
+    InfoSet(1, (0, parse_hand("C:AK"), 0, 0, 0), (2, 2, 1, 2, 1), (0, 0, 0b0001, 0, 0), parse_hand("S:AKQ H:AK D:A")),
+]
+
+
+def test_exact_count_and_uniform_sampling():
+    rng = np.random.default_rng(12)
+    for info in SMALL:
+        worlds = brute_force_worlds(info)
+        assert count_worlds(info) == len(worlds) > 5
+        draws = Counter(tuple(sample_world(info, rng)) for _ in range(40 * len(worlds)))
+        assert set(draws) <= set(worlds)
+        assert chisquare([draws[w] for w in worlds]).pvalue > 0.001
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(["solo", "miserie", "open_miserie", "kleine_miserie"]))
+def test_sampled_worlds_never_contradict_the_information_set(seed, contract):
+    rng = np.random.default_rng(seed)
+    deal = deal_packets(new_deck(rng), int(rng.integers(4)))
+    setup = setup_play([Declaration(contract, (int(rng.integers(4)),))], deal, get_rules())
+    discards = [max(cards_of(h)) for h in deal.hands]
+    record = play_hand(setup, deal.hands, [random_policy(rng)] * 4, discard=lambda s, h: max(cards_of(h)))
+    moves = [(leader, cards) for leader, cards, _ in record.tricks]
+    cut = int(rng.integers(0, 4 * len(moves)))
+    history = [(leader, cards[: max(0, min(4, cut - 4 * i))]) for i, (leader, cards) in enumerate(moves)]
+    history = [h for h in history if h[1]]
+    seat = int(rng.integers(4))
+    exposed = (setup.side[0],) if setup.exposed and len(history) > 1 else ()
+    kleine = discards if setup.n_tricks == 12 else None
+    info = observe(seat, deal.hands, history, deal.dealer, deal.turned, exposed, kleine)
+    truth = [h for h in deal.hands]
+    for s in range(4):
+        for _, cards in history:
+            for c in cards:
+                truth[s] &= ~(1 << c)
+    if kleine is not None:
+        truth = [truth[s] & ~(1 << kleine[s]) for s in range(4)]
+        truth.append(sum(1 << kleine[s] for s in range(4) if s != seat))
+    assert info.consistent(truth)  # the real deal is one of the worlds
+    for _ in range(5):
+        world = sample_world(info, rng)
+        assert info.consistent(world)
+        assert world[seat] == truth[seat]
+        assert sum(card_count(h) for h in world) == sum(card_count(h) for h in truth)
