@@ -138,10 +138,11 @@ def sample_world(info: InfoSet, rng: np.random.Generator) -> list[int]:
                 weights.append(math.factorial(per_suit[suit]) // math.prod(math.factorial(k) for k in split) * ways)
         total = sum(weights)
         pick = int(rng.integers(total)) if total < 2**63 else int(rng.random() * total)
-        for split, w in zip(options, weights, strict=True):
-            if pick < w:
-                break
-            pick -= w
+        index = 0
+        while pick >= weights[index]:
+            pick -= weights[index]
+            index += 1
+        split = options[index]
         cards = cards_of(suit_holding(info.unseen, suit) << (16 * suit))
         order = rng.permutation(len(cards))
         k = 0
