@@ -410,7 +410,13 @@ def heuristic_bidder(view: BidView, rng: np.random.Generator) -> int:
     turned_mask = 0 if view.turned is None else 1 << view.turned
     trump = -1 if view.turned is None else card_suit(view.turned)
     e = _k.expected_tricks(
-        np.int64(view.hand), view.players, view.cards, trump, np.int64(deck_mask(view.players)), np.int64(turned_mask)
+        np.int64(view.hand),
+        view.seat,
+        view.players,
+        view.cards,
+        trump,
+        np.int64(deck_mask(view.players)),
+        np.int64(turned_mask),
     )
     return _nearest_legal(view, float(e))
 

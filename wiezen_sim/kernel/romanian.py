@@ -53,12 +53,16 @@ void constraints are dropped).
 ``PLAY_RANDOM`` — a uniformly random legal card.
 
 Heuristic bidder (``expected_tricks`` + ``heuristic_bid``): each card counts as a
-trick with probability ``(1 − 0.8 f)^k``, where ``k`` is the number of outstanding
+trick with probability ``(1 − 0.7 f)^k``, where ``k`` is the number of outstanding
 higher cards of its suit and ``f = (n − 1) × cards / #outstanding`` the chance that an
-outstanding card is in an opponent's hand; in trump deals a side-suit card that is the
-``i``-th highest the seat holds in that suit (``i`` = 0, 1, …) is also multiplied by
-``0.85^i`` (the suit may be trumped by then). The bid is the nearest integer to the
-sum (ties down), moved to the nearer neighbour when the dealer's hook forbids it.
+outstanding card is in an opponent's hand. A side-suit card (every card in a no-trump
+deal) that is the ``i``-th highest the seat holds in its suit (``i`` = 0, 1, …) is
+further multiplied by ``0.85^i`` (later rounds of a suit win less often), by
+``(1 − r)^(n−1)`` with ``r = 0.75^cards × (1 − (2/3)^cards)`` (an opponent void in the
+suit ruffs it; 0 without trump), and, for a seat that does not lead the first trick,
+by 0.25 in one-card and 0.6 in two-card deals (it wins only a trick led in its suit).
+The bid is the nearest integer to the sum (ties down), moved to the nearer neighbour
+when the dealer's hook forbids it.
 """
 
 from __future__ import annotations
@@ -379,14 +383,23 @@ def play_deal(hands, trump, deck, turned_mask, bids, policy, worlds, seed, trace
 
 
 @njit(cache=True)
-def expected_tricks(hand, n, cards, trump, deck, gone):
-    """The heuristic bidder's trick estimate (float) for ``hand`` (module docstring)."""
+def expected_tricks(hand, seat, n, cards, trump, deck, gone):
+    """The heuristic bidder's trick estimate (float) for ``hand`` held in ``seat`` (module docstring)."""
     outstanding = deck & ~gone & ~hand
     n_out = popcount(outstanding)
     f = 0.0
     if n_out > 0:
         f = min(1.0, (n - 1) * cards / n_out)
-    base = 1.0 - 0.8 * f
+    base = 1.0 - 0.7 * f
+    # one opponent ruffs a side suit: void in it (3/4 per card) and holding a trump
+    ruff = 0.0
+    if trump >= 0:
+        ruff = 0.75**cards * (1.0 - (2.0 / 3.0) ** cards)
+    no_ruff = (1.0 - ruff) ** (n - 1)
+    # a side card of a very short deal wins only in a trick led in its suit
+    lead = 1.0
+    if seat > 0 and cards <= 2:
+        lead = 0.25 if cards == 1 else 0.6
     e = 0.0
     for s in range(4):
         own = (hand >> (16 * s)) & LANE
@@ -396,8 +409,8 @@ def expected_tricks(hand, n, cards, trump, deck, gone):
             if (own >> r) & 1:
                 k = popcount(out >> (r + 1))
                 p = base**k
-                if trump >= 0 and s != trump:
-                    p *= 0.85**i
+                if s != trump:
+                    p *= lead * no_ruff * 0.85**i
                 e += p
                 i += 1
     return e
@@ -472,7 +485,7 @@ def advise_batch(hand, seat, n, cards, trump, deck, turned_mask, bids_so_far, n_
         full = sample_deal(state, known, need, unseen)
         hands = full[:n].copy()
         for p in range(seat, n):
-            est[p] = expected_tricks(hands[p], n, cards, trump, deck, turned_mask)
+            est[p] = expected_tricks(hands[p], p, n, cards, trump, deck, turned_mask)
         if mode == MODE_AIM:
             for b in range(cards + 1):
                 bids[seat] = b
