@@ -328,6 +328,45 @@ def _gen_moves(
     return n
 
 
+@njit(cache=True)
+def _extend_rel(rel, legal, rem):
+    """Extend the decisive cards over the sequences move generation pruned.
+
+    A card was skipped as equivalent to a higher one of the same player because every
+    remaining card between them is the player's own. If the higher card lies inside the
+    relevant segment of its suit, the equivalence itself depends on ranks, so the
+    segment must reach down to the lowest card of the sequence; below the segment all
+    cards are interchangeable and nothing is needed.
+    """
+    for s in range(4):
+        lane_rel = (rel >> (16 * s)) & LANE
+        if lane_rel == 0:
+            continue
+        lane_l = (legal >> (16 * s)) & LANE
+        if lane_l == 0:
+            continue
+        lane_r = (rem >> (16 * s)) & LANE
+        low = lowest_index(lane_rel)
+        while lane_l:
+            top = highest_index(lane_l)
+            lane_l ^= 1 << top
+            x = top
+            while True:
+                below = lane_r & ((1 << x) - 1)
+                if below == 0:
+                    break
+                nx = highest_index(below)
+                if (lane_l >> nx) & 1:
+                    lane_l ^= 1 << nx
+                    x = nx
+                else:
+                    break
+            if top >= low and x < low:
+                low = x
+        rel |= 1 << (16 * s + low)
+    return rel
+
+
 @njit(cache=True, inline="always")
 def _legal(hand, lead_suit):
     if lead_suit < 0:
@@ -619,6 +658,7 @@ def _search(
             rel = crel
             break
         rel |= crel
+    rel = _extend_rel(rel, legal, rem | trick_mask)
     if pos == 0:
         rel = _segment(rel, rem)
     scratch[2, ply, 0] = rel

@@ -1,0 +1,193 @@
+"""Double-dummy solver against a brute-force plain-Python minimax on random endings.
+
+Endings of 1–5 cards per hand, every trump, a trick in progress in most of them, sides
+1 vs 3, 2 vs 2 with partners opposite and adjacent; objectives max, min, exact and the
+target mode; per-card values. Plus invariants on larger endings: the two sides' tricks
+sum to the tricks left, rotating seats rotates results, the transposition table changes
+nothing.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.dd_reference import ref_exact, ref_value
+from wiezen_sim.solvers.dd import DDSolver
+
+SIDES = [0b0001, 0b0010, 0b0100, 0b1000, 0b0101, 0b1010, 0b0011, 0b0110, 0b1100, 0b1001, 0b1110, 0b0111]
+
+
+def _cards(mask: int) -> tuple[tuple[int, int], ...]:
+    return tuple((b >> 4, b & 15) for b in range(64) if mask >> b & 1)
+
+
+def random_ending(rng: np.random.Generator, n_cards: int, in_progress: bool = True):
+    """(hands int64[4], trump, leader, trick list) — a random ending, maybe mid-trick."""
+    if rng.random() < 0.5:
+        deck = [16 * s + r for s in range(4) for r in range(2, 15)]
+    else:  # a compact deck: more suit contact, more interesting endings
+        low = int(rng.integers(2, 10))
+        deck = [16 * s + r for s in range(4) for r in range(low, 15)]
+        if len(deck) < 4 * n_cards:
+            deck = [16 * s + r for s in range(4) for r in range(2, 15)]
+    chosen = rng.choice(deck, size=4 * n_cards, replace=False)
+    hands = np.zeros(4, dtype=np.int64)
+    for i, c in enumerate(chosen):
+        hands[i % 4] |= 1 << int(c)
+    trump = int(rng.integers(-1, 4))
+    leader = int(rng.integers(4))
+    trick: list[int] = []
+    if in_progress:
+        for i in range(int(rng.integers(0, 4))):
+            seat = (leader + i) % 4
+            hand = int(hands[seat])
+            if trick:
+                lane = hand & (0x7FFC << (16 * (trick[0] >> 4)))
+                hand = lane or hand
+            options = [b for b in range(64) if hand >> b & 1]
+            card = int(rng.choice(options))
+            hands[seat] &= ~(1 << card)
+            trick.append(card)
+    return hands, trump, leader, trick
+
+
+def _ref_args(hands, trump, leader, trick, side):
+    return ([_cards(int(h)) for h in hands], trump, leader, tuple((c >> 4, c & 15) for c in trick),
+            frozenset(s for s in range(4) if side >> s & 1))  # fmt: skip
+
+
+def _sizes(rng, n):
+    return rng.choice([1, 2, 3, 4, 5], size=n, p=[0.15, 0.25, 0.3, 0.22, 0.08])
+
+
+@pytest.fixture(scope="module")
+def solver(compiled_kernels):
+    return DDSolver(tt_mb=16)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_max_and_target_match_brute_force(solver, seed):
+    rng = np.random.default_rng(100 + seed)
+    for n in _sizes(rng, 150):
+        hands, trump, leader, trick = random_ending(rng, int(n))
+        side = int(rng.choice(SIDES))
+        want = ref_value(*_ref_args(hands, trump, leader, trick, side))
+        assert solver.solve(hands, trump, leader, side, trick=trick) == want, (hands, trump, leader, trick, side)
+        t = int(rng.integers(0, n + 2))
+        assert solver.can_force(hands, trump, leader, side, t, trick=trick) == (want >= t)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_min_matches_brute_force(solver, seed):
+    rng = np.random.default_rng(200 + seed)
+    for n in _sizes(rng, 120):
+        hands, trump, leader, trick = random_ending(rng, int(n))
+        side = int(rng.choice(SIDES))
+        want = ref_value(*_ref_args(hands, trump, leader, trick, side), minimise=True)
+        assert solver.solve(hands, trump, leader, side, "min", trick=trick) == want, (hands, trump, leader, trick, side)
+        t = int(rng.integers(0, n + 1))
+        assert solver.can_force(hands, trump, leader, side, t, "min", trick=trick) == (want <= t)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_exact_matches_brute_force(solver, seed):
+    rng = np.random.default_rng(300 + seed)
+    for n in _sizes(rng, 120):
+        hands, trump, leader, trick = random_ending(rng, int(n))
+        side = int(rng.choice(SIDES))
+        k = int(rng.integers(0, n + 1))
+        want = ref_exact(*_ref_args(hands, trump, leader, trick, side), k)
+        got = solver.solve(hands, trump, leader, side, "exact", k=k, trick=trick)
+        assert got is want, (hands, trump, leader, trick, side, k)
+
+
+@pytest.mark.parametrize("objective", ["max", "min", "exact"])
+def test_card_values_match_brute_force(solver, objective):
+    rng = np.random.default_rng(400 + len(objective))
+    for n in _sizes(rng, 40):
+        hands, trump, leader, trick = random_ending(rng, int(n))
+        side = int(rng.choice(SIDES))
+        k = int(rng.integers(0, n + 1))
+        values = solver.card_values(hands, trump, leader, side, objective, k=k if objective == "exact" else None,
+                                    trick=trick)  # fmt: skip
+        seat = (leader + len(trick)) % 4
+        hand = int(hands[seat])
+        if trick:
+            hand = (hand & (0x7FFC << (16 * (trick[0] >> 4)))) or hand
+        assert sorted(values) == [b for b in range(64) if hand >> b & 1]
+        for card, v in values.items():
+            h2 = hands.copy()
+            h2[seat] &= ~(1 << card)
+            t2 = [*trick, card]
+            if len(t2) == 4:  # finish the trick by hand with the reference's own rule
+                args = _ref_args(h2, trump, leader, [], side)
+                cards = [(c >> 4, c & 15) for c in t2]
+                best = 0
+                for i in range(1, 4):
+                    if cards[i][0] == cards[best][0]:
+                        best = i if cards[i][1] > cards[best][1] else best
+                    elif cards[i][0] == trump:
+                        best = i
+                w = (leader + best) % 4
+                got_trick = 1 if side >> w & 1 else 0
+                args = (args[0], trump, w, (), args[4])
+                if objective == "exact":
+                    want = ref_exact(*args, k - got_trick)
+                else:
+                    want = got_trick + ref_value(*args, minimise=objective == "min")
+            else:
+                args = _ref_args(h2, trump, leader, t2, side)
+                want = ref_exact(*args, k) if objective == "exact" else ref_value(*args, minimise=objective == "min")
+            assert v == want, (hands, trump, leader, trick, side, objective, k, card)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(10))
+def test_many_more_endings_slow(solver, seed):
+    rng = np.random.default_rng(900 + seed)
+    for n in _sizes(rng, 300):
+        hands, trump, leader, trick = random_ending(rng, int(n))
+        side = int(rng.choice(SIDES))
+        args = _ref_args(hands, trump, leader, trick, side)
+        assert solver.solve(hands, trump, leader, side, trick=trick) == ref_value(*args)
+        assert solver.solve(hands, trump, leader, side, "min", trick=trick) == ref_value(*args, minimise=True)
+        k = int(rng.integers(0, n + 1))
+        assert solver.solve(hands, trump, leader, side, "exact", k=k, trick=trick) is ref_exact(*args, k)
+
+
+# ------------------------------------------------------------------ invariants
+
+
+def _rotate(hands, by):
+    return np.array([hands[(s - by) % 4] for s in range(4)], dtype=np.int64)
+
+
+def _rot_mask(mask, by):
+    return sum(1 << ((s + by) % 4) for s in range(4) if mask >> s & 1)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_sides_sum_rotation_and_table_off(compiled_kernels, seed):
+    rng = np.random.default_rng(500 + seed)
+    on = DDSolver(tt_mb=16)
+    off = DDSolver(tt_mb=1, use_tt=False)
+    for _ in range(20):
+        n = int(rng.integers(5, 8))
+        hands, trump, leader, trick = random_ending(rng, n)
+        tl = n
+        side = int(rng.choice(SIDES))
+        v = on.solve(hands, trump, leader, side, trick=trick)
+        other = on.solve(hands, trump, leader, 15 ^ side, trick=trick)
+        assert v + other == tl
+        assert off.solve(hands, trump, leader, side, trick=trick) == v
+        by = int(rng.integers(1, 4))
+        assert on.solve(_rotate(hands, by), trump, (leader + by) % 4, _rot_mask(side, by), trick=trick) == v
+        vmin = on.solve(hands, trump, leader, side, "min", trick=trick)
+        assert off.solve(hands, trump, leader, side, "min", trick=trick) == vmin
+        k = int(rng.integers(0, n + 1))
+        ex = on.solve(hands, trump, leader, side, "exact", k=k, trick=trick)
+        assert off.solve(hands, trump, leader, side, "exact", k=k, trick=trick) is ex
+        assert (
+            on.solve(_rotate(hands, by), trump, (leader + by) % 4, _rot_mask(side, by), "exact", k=k, trick=trick) is ex
+        )

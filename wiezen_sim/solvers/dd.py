@@ -1,0 +1,509 @@
+"""Double-dummy solving for four players (DESIGN.md layer 4).
+
+Friendly, validating wrappers around the numba search in
+:mod:`wiezen_sim.kernel.dd`. A *position* is four hands (int masks in seat order
+0..3 — for a PBN deal string that is N, E, S, W), the trump suit, the leader of the
+current trick and the cards already played to it. The *side* is a set of seats (1 vs 3,
+or 2 vs 2 with partners in any seats). Results are in tricks counted from the current
+trick on (for a fresh deal: all 13, or as many as each hand holds).
+
+Objectives:
+
+* ``"max"`` — the most tricks the side can force (vraag, solo, abondance, troel, solo slim);
+* ``"min"`` — the fewest tricks the side can hold itself to (the misère family);
+* ``"exact"`` with ``k`` (or the string ``"exact:K"``) — can the side force exactly ``k``
+  tricks (pico)? The result is a ``bool``.
+
+Example::
+
+    >>> from wiezen_sim.solvers.dd import solve
+    >>> solve("N:AKQJ... ... ...", trump="NT", leader=1, side=(0, 2))  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from wiezen_sim.cards import FULL_DECK, SUITS, card_name, check_disjoint, parse_card, parse_deal
+from wiezen_sim.kernel import dd as _k
+
+__all__ = [
+    "DDSolver",
+    "Objective",
+    "can_force",
+    "card_values",
+    "dd_table",
+    "parse_objective",
+    "parse_side",
+    "parse_trump",
+    "solve",
+    "solve_batch",
+    "solve_kleine_miserie",
+]
+
+DEFAULT_TT_MB = 256
+_ENTRY_BYTES = 5 * 8 + 4 + 4 + 4  # keys, values, chain link, chain head (see kernel/dd.py)
+
+Hands = str | Sequence[int]
+TrumpLike = int | str | None
+SideLike = int | Iterable[int]
+
+
+@dataclass(frozen=True)
+class Objective:
+    """What the side plays for: ``kind`` is ``"max"``, ``"min"`` or ``"exact"`` (with ``k``)."""
+
+    kind: str = "max"
+    k: int = 0
+
+
+def parse_objective(objective: str | Objective, k: int | None = None) -> Objective:
+    """``"max"``, ``"min"``, ``"exact:K"`` or ``"exact"`` with ``k`` → :class:`Objective`.
+
+    Raises:
+        ValueError: unknown objective or a missing/invalid ``k``.
+    """
+    if isinstance(objective, Objective):
+        return objective
+    text = str(objective).strip().lower()
+    if text in ("max", "min"):
+        return Objective(text)
+    if text.startswith("exact"):
+        rest = text[5:]
+        if rest.startswith(":"):
+            try:
+                k = int(rest[1:])
+            except ValueError:
+                raise ValueError(f"bad objective {objective!r}: expected exact:K with an integer K") from None
+        elif rest:
+            raise ValueError(f"unknown objective {objective!r} (max, min, exact:K)")
+        if k is None or not 0 <= k <= 13:
+            raise ValueError(f"objective {objective!r} needs a trick count K in 0..13")
+        return Objective("exact", int(k))
+    raise ValueError(f"unknown objective {objective!r} (max, min, exact:K)")
+
+
+def parse_trump(trump: TrumpLike) -> int:
+    """``"S" "H" "D" "C"`` / 0..3 → suit index; ``"NT"``, ``None`` or -1 → -1 (no trump).
+
+    Raises:
+        ValueError: anything else.
+    """
+    if trump is None:
+        return -1
+    if isinstance(trump, (int, np.integer)) and not isinstance(trump, bool):
+        if -1 <= int(trump) <= 3:
+            return int(trump)
+        raise ValueError(f"trump suit must be 0..3 or -1, got {trump}")
+    text = str(trump).strip().upper()
+    if text in ("NT", "N", "NONE", "-", "SA"):
+        return -1
+    symbols = {"♠": 0, "♥": 1, "♦": 2, "♣": 3}
+    if text in symbols:
+        return symbols[text]
+    if len(text) == 1 and text in SUITS:
+        return SUITS.index(text)
+    raise ValueError(f"unknown trump {trump!r} (S, H, D, C or NT)")
+
+
+def parse_side(side: SideLike) -> int:
+    """Seats (an iterable of 0..3, a string like ``"02"`` / ``"0,2"``) or a seat mask → mask.
+
+    An ``int`` is read as a bit mask (bit s = seat s). The side must hold 1 to 3 seats.
+
+    Raises:
+        ValueError: unknown seat or an empty/full side.
+    """
+    if isinstance(side, (int, np.integer)) and not isinstance(side, bool):
+        mask = int(side)
+    else:
+        seats = [c for c in side.replace(",", "").replace(" ", "")] if isinstance(side, str) else list(side)
+        mask = 0
+        for s in seats:
+            try:
+                seat = int(s)
+            except (TypeError, ValueError):
+                raise ValueError(f"unknown seat {s!r} in side {side!r} (seats are 0..3)") from None
+            if not 0 <= seat <= 3:
+                raise ValueError(f"unknown seat {s!r} in side {side!r} (seats are 0..3)")
+            mask |= 1 << seat
+    if not 0 < mask < 15:
+        raise ValueError(f"a side holds one to three seats, got {side!r}")
+    return mask
+
+
+def _parse_hands(hands: Hands) -> np.ndarray:
+    if isinstance(hands, str):
+        masks = parse_deal(hands, cards_per_hand=None)
+    else:
+        masks = tuple(int(h) for h in hands)
+        if len(masks) != 4:
+            raise ValueError(f"a double-dummy position has four hands, got {len(masks)}")
+        for h in masks:
+            if h < 0 or h & ~FULL_DECK:
+                raise ValueError(f"not a card mask: {h:#x}")
+        check_disjoint(masks)
+    return np.array(masks, dtype=np.int64)
+
+
+def _parse_trick(trick: Iterable[int | str]) -> list[int]:
+    cards = [parse_card(c) if isinstance(c, str) else int(c) for c in trick]
+    if len(cards) > 3:
+        raise ValueError(f"a trick in progress has at most 3 cards, got {len(cards)}")
+    for c in cards:
+        if not (0 <= c < 64 and (FULL_DECK >> c) & 1):
+            raise ValueError(f"not a card bit number: {c}")
+    if len(set(cards)) != len(cards):
+        raise ValueError("a card appears twice in the trick")
+    return cards
+
+
+@dataclass
+class _Position:
+    hands: np.ndarray  # int64[4] masks, seat order
+    trump: int  # -1 or 0..3
+    leader: int  # leader of the current trick
+    trick: np.ndarray  # int64[4]: trick[:n_trick] played from leader
+    n_trick: int
+    tricks_left: int  # including the trick in progress
+
+
+def _position(hands: Hands, trump: TrumpLike, leader: int, trick: Iterable[int | str]) -> _Position:
+    h = _parse_hands(hands)
+    t = parse_trump(trump)
+    if isinstance(leader, bool) or not isinstance(leader, (int, np.integer)) or not 0 <= int(leader) <= 3:
+        raise ValueError(f"leader must be a seat 0..3, got {leader!r}")
+    leader = int(leader)
+    cards = _parse_trick(trick)
+    played = 0
+    for c in cards:
+        played |= 1 << c
+    if played & int(h[0] | h[1] | h[2] | h[3]):
+        raise ValueError(
+            f"card {card_name((played & int(h[0] | h[1] | h[2] | h[3])).bit_length() - 1)} is both played and held"
+        )
+    n = len(cards)
+    to_move = (leader + n) % 4
+    tl = int(h[to_move]).bit_count()
+    for i in range(4):
+        seat = (leader + i) % 4
+        want = tl - 1 if i < n else tl
+        if int(h[seat]).bit_count() != want:
+            raise ValueError(
+                f"seat {seat} holds {int(h[seat]).bit_count()} cards, expected {want} "
+                f"(every hand must hold the same number of cards, one less after playing to the trick)"
+            )
+    if n and tl == 0:
+        raise ValueError("a trick in progress needs cards left to complete it")
+    if tl > 13:
+        raise ValueError(f"at most 13 cards per hand, got {tl}")
+    # follow-suit check of the cards already played
+    if n:
+        lead_suit = cards[0] >> 4
+        lane = 0x7FFC << (16 * lead_suit)
+        for i in range(1, n):
+            seat = (leader + i) % 4
+            if cards[i] >> 4 != lead_suit and int(h[seat]) & lane:
+                raise ValueError(f"seat {seat} played {card_name(cards[i])} but still holds the suit led (revoke)")
+    tr = np.zeros(4, dtype=np.int64)
+    tr[:n] = cards
+    return _Position(h, t, leader, tr, n, tl)
+
+
+class DDSolver:
+    """A double-dummy solver with its own transposition table (reuse it across calls).
+
+    Args:
+        tt_mb: memory for the transposition table in MB (bounded; default 256). When the
+            table fills up it is emptied and refills; results never depend on the size.
+        use_tt: switch the table off (for testing; much slower).
+
+    The table is reused while the trump suit stays the same (entries describe positions
+    by relative ranks, so they stay valid from one deal to the next) and emptied when it
+    changes or when :meth:`clear` is called.
+    """
+
+    def __init__(self, tt_mb: float = DEFAULT_TT_MB, use_tt: bool = True) -> None:
+        if tt_mb <= 0:
+            raise ValueError(f"tt_mb must be positive, got {tt_mb}")
+        n = 1 << max(10, int(tt_mb * 2**20 / _ENTRY_BYTES).bit_length() - 1)
+        # layouts: see the module docstring of wiezen_sim.kernel.dd
+        self.tt_heads = np.zeros(n, dtype=np.int32)  # chain head per hash value (entry + 1, 0 = none)
+        self.tt_next = np.zeros(n, dtype=np.int32)  # chain link per entry
+        self.tt_keys = np.zeros((n, 5), dtype=np.int64)
+        self.tt_vals = np.zeros((n, 4), dtype=np.int8)
+        self.tt_meta = np.zeros(2, dtype=np.int64)  # [entries used, times emptied]
+        self.scratch = _k.new_scratch()
+        self.stats = _k.new_stats()
+        self.use_tt = 1 if use_tt else 0
+        self._trump: int | None = None
+
+    @property
+    def tt_bytes(self) -> int:
+        """Bytes held by the transposition table."""
+        return sum(a.nbytes for a in (self.tt_heads, self.tt_next, self.tt_keys, self.tt_vals))
+
+    @property
+    def nodes(self) -> int:
+        """Search nodes visited since this solver was created."""
+        return int(self.stats[0])
+
+    def clear(self) -> None:
+        """Empty the transposition table."""
+        self.tt_heads[:] = 0
+        self.tt_meta[0] = 0
+
+    def _prepare(self, trump: int) -> None:
+        if trump != self._trump:
+            self.clear()
+            self._trump = trump
+
+    def _tt(self) -> tuple:
+        return (self.tt_heads, self.tt_next, self.tt_keys, self.tt_vals, self.tt_meta, self.use_tt, self.scratch,
+                self.stats)  # fmt: skip
+
+    def solve(
+        self,
+        hands: Hands,
+        trump: TrumpLike,
+        leader: int,
+        side: SideLike,
+        objective: str | Objective = "max",
+        k: int | None = None,
+        trick: Iterable[int | str] = (),
+    ) -> int | bool:
+        """Solve a position for a side.
+
+        Args:
+            hands: a PBN deal string (``"N:... ... ... ..."``, any equal number of cards per
+                hand) or four int masks in seat order 0..3.
+            trump: ``"S" "H" "D" "C"``/0..3, or ``"NT"``/``None``/-1.
+            leader: seat (0..3) leading the current trick.
+            side: the side's seats (e.g. ``(0, 2)`` or ``"02"``) or a seat mask.
+            objective: ``"max"``, ``"min"``, ``"exact:K"`` (or ``"exact"`` with ``k``).
+            trick: cards already played to the current trick, in order from ``leader``
+                (bit numbers or names such as ``"AS"``); those cards are not in ``hands``.
+
+        Returns:
+            ``int`` tricks (from the current trick on) for max/min; ``bool`` for exact.
+
+        Raises:
+            ValueError: malformed hands, unequal card counts, bad seat/side/trump/objective,
+                a revoke in the trick.
+        """
+        pos = _position(hands, trump, leader, trick)
+        obj = parse_objective(objective, k)
+        side_mask = parse_side(side)
+        return self._solve(pos, side_mask, obj)
+
+    def _solve(self, pos: _Position, side_mask: int, obj: Objective) -> int | bool:
+        self._prepare(pos.trump)
+        code = {"max": _k.OBJ_MAX, "min": _k.OBJ_MIN, "exact": _k.OBJ_EXACT}[obj.kind]
+        guess = pos.tricks_left // 2
+        v = _k.dd_solve(pos.hands, pos.trump, side_mask, code, obj.k, pos.leader, pos.trick, pos.n_trick, guess,
+                        *self._tt())  # fmt: skip
+        return bool(v) if obj.kind == "exact" else int(v)
+
+    def can_force(
+        self,
+        hands: Hands,
+        trump: TrumpLike,
+        leader: int,
+        side: SideLike,
+        target: int,
+        objective: str = "max",
+        trick: Iterable[int | str] = (),
+    ) -> bool:
+        """Target mode, one zero-window search.
+
+        ``objective="max"``: can the side force at least ``target`` tricks?
+        ``objective="min"``: can the side hold itself to at most ``target`` tricks?
+        Arguments as in :meth:`solve`; raises ``ValueError`` on bad input.
+        """
+        pos = _position(hands, trump, leader, trick)
+        side_mask = parse_side(side)
+        if isinstance(target, bool) or not isinstance(target, (int, np.integer)):
+            raise ValueError(f"target must be an integer number of tricks, got {target!r}")
+        self._prepare(pos.trump)
+        big = _k.BIG
+        if objective == "max":
+            lo, hi = int(target), big
+        elif objective == "min":
+            lo, hi = -big, int(target)
+        else:
+            raise ValueError(f"can_force objective must be 'max' or 'min', got {objective!r}")
+        return bool(_k.dd_test(pos.hands, pos.trump, side_mask, side_mask, lo, hi, pos.leader, pos.trick,
+                               pos.n_trick, *self._tt()))  # fmt: skip
+
+    def card_values(
+        self,
+        hands: Hands,
+        trump: TrumpLike,
+        leader: int,
+        side: SideLike,
+        objective: str | Objective = "max",
+        k: int | None = None,
+        trick: Iterable[int | str] = (),
+    ) -> dict[int, int | bool]:
+        """Value of every legal card of the player to move.
+
+        Returns ``{card bit number: value}`` where the value is what :meth:`solve` would
+        return after that card (tricks from the current trick on, this trick included;
+        ``bool`` for exact). Arguments and errors as in :meth:`solve`.
+        """
+        pos = _position(hands, trump, leader, trick)
+        if pos.tricks_left == 0:
+            raise ValueError("no cards left to play")
+        obj = parse_objective(objective, k)
+        side_mask = parse_side(side)
+        self._prepare(pos.trump)
+        code = {"max": _k.OBJ_MAX, "min": _k.OBJ_MIN, "exact": _k.OBJ_EXACT}[obj.kind]
+        out = np.empty(64, dtype=np.int64)
+        _k.dd_card_values(pos.hands, pos.trump, side_mask, code, obj.k, pos.leader, pos.trick, pos.n_trick,
+                          *self._tt(), out)  # fmt: skip
+        return {c: (bool(v) if obj.kind == "exact" else int(v)) for c, v in enumerate(out) if v >= 0}
+
+    def table(self, hands: Hands) -> np.ndarray:
+        """The 20-result double-dummy table of a deal, partners opposite (0–2, 1–3).
+
+        Returns an int64 array of shape (5, 4): ``[strain, declarer]`` = tricks the
+        declarer's side takes with the declarer's left-hand opponent on lead; strains in
+        the order S, H, D, C, NT (DDS's order), declarers seats 0..3.
+        """
+        h = _parse_hands(hands)
+        out = np.zeros((5, 4), dtype=np.int64)
+        for si, trump in enumerate((0, 1, 2, 3, -1)):
+            for decl in range(4):
+                side = (1 << decl) | (1 << ((decl + 2) % 4))
+                out[si, decl] = self.solve(h, trump, (decl + 1) % 4, side)
+        return out
+
+
+_default_solver: DDSolver | None = None
+
+
+def _solver() -> DDSolver:
+    global _default_solver
+    if _default_solver is None:
+        _default_solver = DDSolver()
+    return _default_solver
+
+
+def solve(
+    hands: Hands,
+    trump: TrumpLike,
+    leader: int,
+    side: SideLike,
+    objective: str | Objective = "max",
+    k: int | None = None,
+    trick: Iterable[int | str] = (),
+) -> int | bool:
+    """Solve one deal or position with a shared module-level :class:`DDSolver`.
+
+    See :meth:`DDSolver.solve` for the arguments, result (tricks, or ``bool`` for exact)
+    and errors (``ValueError``).
+    """
+    return _solver().solve(hands, trump, leader, side, objective, k, trick)
+
+
+def can_force(
+    hands: Hands,
+    trump: TrumpLike,
+    leader: int,
+    side: SideLike,
+    target: int,
+    objective: str = "max",
+    trick: Iterable[int | str] = (),
+) -> bool:
+    """Target mode ("can the side force ≥ target?"); see :meth:`DDSolver.can_force`."""
+    return _solver().can_force(hands, trump, leader, side, target, objective, trick)
+
+
+def card_values(
+    hands: Hands,
+    trump: TrumpLike,
+    leader: int,
+    side: SideLike,
+    objective: str | Objective = "max",
+    k: int | None = None,
+    trick: Iterable[int | str] = (),
+) -> dict[int, int | bool]:
+    """Per-card values for the player to move; see :meth:`DDSolver.card_values`."""
+    return _solver().card_values(hands, trump, leader, side, objective, k, trick)
+
+
+def dd_table(hands: Hands) -> np.ndarray:
+    """20-result table (int64[5, 4], strains S H D C NT × declarer); see :meth:`DDSolver.table`."""
+    return _solver().table(hands)
+
+
+def solve_batch(
+    deals: Iterable[Hands],
+    trump: TrumpLike,
+    leader: int,
+    side: SideLike,
+    objective: str | Objective = "max",
+    k: int | None = None,
+    tt_mb: float = DEFAULT_TT_MB,
+) -> np.ndarray:
+    """Solve many deals for the same contract in one process.
+
+    Args:
+        deals: PBN deal strings or 4-tuples of masks (any equal cards per hand).
+        trump, leader, side, objective, k: as in :meth:`DDSolver.solve`.
+        tt_mb: transposition-table memory for the batch's solver.
+
+    Returns:
+        int64 array of shape (n_deals,): tricks (max/min) or 1/0 (exact).
+
+    Raises:
+        ValueError: naming the index of the first bad deal.
+    """
+    solver = DDSolver(tt_mb=tt_mb)
+    obj = parse_objective(objective, k)
+    side_mask = parse_side(side)
+    out = []
+    for i, deal in enumerate(deals):
+        try:
+            pos = _position(deal, trump, leader, ())
+        except ValueError as exc:
+            raise ValueError(f"deal {i}: {exc}") from None
+        out.append(int(solver._solve(pos, side_mask, obj)))
+    return np.array(out, dtype=np.int64)
+
+
+def solve_kleine_miserie(
+    hands: Hands,
+    discards: Sequence[int | str],
+    leader: int,
+    declarer: int,
+    solver: DDSolver | None = None,
+) -> int:
+    """Kleine miserie: fewest tricks the declarer can take of the 12 played after discards.
+
+    Args:
+        hands: the four 13-card hands (PBN string or masks).
+        discards: one card per seat (seat order 0..3) laid aside before play; the
+            choice is the caller's.
+        leader: seat leading the first trick; declarer: the declarer's seat (1 vs 3).
+
+    Returns:
+        ``int`` — the declarer's tricks under best play (0 means the contract makes).
+
+    Raises:
+        ValueError: bad hands, a discard not held by its seat, or a bad seat.
+    """
+    h = _parse_hands(hands)
+    cards = [parse_card(c) if isinstance(c, str) else int(c) for c in discards]
+    if len(cards) != 4:
+        raise ValueError(f"kleine miserie needs one discard per seat, got {len(cards)}")
+    for seat, c in enumerate(cards):
+        if not 0 <= c < 64 or not (int(h[seat]) >> c) & 1:
+            raise ValueError(f"seat {seat} does not hold its discard {c}")
+        h[seat] &= ~(1 << c)
+    if isinstance(declarer, bool) or not isinstance(declarer, (int, np.integer)) or not 0 <= declarer <= 3:
+        raise ValueError(f"declarer must be a seat 0..3, got {declarer!r}")
+    return int((solver or _solver()).solve(h, -1, leader, 1 << int(declarer), "min"))
