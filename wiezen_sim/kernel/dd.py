@@ -85,7 +85,8 @@ def new_stats():
 #
 # tt_keys[i] = [lengths, question, segment, owner bits 0, owner bits 1]:
 #   lengths:  bit 16 * seat + 4 * suit .. +3 = cards of that suit the seat holds;
-#   question: leader | tag << 2 (tag: maximising seats, counted set, exact target);
+#   question: leader | tag << 2 | top-card owners << 12 (tag: maximising seats, counted
+#             set, exact target; per suit 3 bits = 1 + seat holding its top card);
 #   segment:  ``pext(relevant cards, remaining cards)`` — the relevant cards in the
 #             packed order of the remaining cards (lowest spade first);
 #   owner bits: ``pext(hand1 | hand3, remaining) & segment`` and
@@ -107,8 +108,11 @@ def _lengths_key(hands):
 
 @njit(cache=True, inline="always")
 def _tt_head(kw0, kw1, n_mask):
-    h = kw0 * -7046029254386353131 + kw1 * 0x632BE59BD9B4E019  # signed int64 multipliers
-    h ^= h >> 29
+    # SplitMix64-style finaliser on signed int64 (wrapping multiplications)
+    h = kw0 * -7046029254386353131 + kw1
+    h = (h ^ ((h >> 30) & 0x3FFFFFFFF)) * -4658895280553007687
+    h = (h ^ ((h >> 27) & 0x1FFFFFFFFF)) * -7723592293110705685
+    h ^= (h >> 31) & 0x1FFFFFFFF
     return h & n_mask
 
 
@@ -124,17 +128,32 @@ def _segment(rel, rem):
     return seg
 
 
+@njit(cache=True, inline="always")
+def _top_owners(hands, rem, pat):
+    """Per suit in ``pat`` (bit = suit), 1 + the seat holding its highest remaining card, 3 bits a suit."""
+    out = 0
+    for su in range(4):
+        if (pat >> su) & 1:
+            top_bit = 1 << (16 * su + highest_index((rem >> (16 * su)) & LANE))
+            for p in range(4):
+                if hands[p] & top_bit:
+                    out |= (p + 1) << (3 * su)
+    return out
+
+
 @njit(cache=True)
-def _tt_store(tt_heads, tt_next, tt_keys, tt_vals, tt_meta, kw0, kw1, seg_m, c0, c1, tl, set_lb, value, move):
+def _tt_store(tt_heads, tt_next, tt_keys, tt_vals, tt_meta, kw0, kw1b, pat, kw1, seg_m, c0, c1, tl, set_lb, value,
+              move):  # fmt: skip
     """Tighten one bound (lower if ``set_lb`` else upper) of the entry for this segment.
 
     A full entry pool is emptied at once (the table then refills from scratch).
     """
-    h = _tt_head(kw0, kw1, tt_heads.shape[0] - 1)
+    n_mask = tt_heads.shape[0] - 1
+    h = _tt_head(kw0, kw1, n_mask)
     p0 = c0 & seg_m
     p1 = c1 & seg_m
     slot = -1
-    idx = tt_heads[h]
+    idx = tt_heads[h, 0]
     while idx:
         i = idx - 1
         if (
@@ -163,8 +182,9 @@ def _tt_store(tt_heads, tt_next, tt_keys, tt_vals, tt_meta, kw0, kw1, seg_m, c0,
         tt_vals[slot, 1] = tl
         tt_vals[slot, 2] = -1
         tt_vals[slot, 3] = tl
-        tt_next[slot] = tt_heads[h]
-        tt_heads[h] = slot + 1
+        tt_next[slot] = tt_heads[h, 0]
+        tt_heads[h, 0] = slot + 1
+        tt_heads[_tt_head(kw0, kw1b, n_mask), 1] |= 1 << pat
     if set_lb:
         if value > tt_vals[slot, 0]:
             tt_vals[slot, 0] = value
@@ -276,18 +296,18 @@ def _gen_moves(
                         sc = 60 + my_len
                         if trump >= 0 and s != trump:
                             for p in range(4):
-                                if not (team_mask >> p) & 1:
-                                    if ((hands[p] >> (16 * s)) & LANE) == 0 and (hands[p] >> (16 * trump)) & LANE:
-                                        sc -= 50
-                                        break
+                                opp = not (team_mask >> p) & 1
+                                if opp and ((hands[p] >> (16 * s)) & LANE) == 0 and (hands[p] >> (16 * trump)) & LANE:
+                                    sc -= 50
+                                    break
                     elif holder_top >= 0 and (team_mask >> holder_top) & 1:
                         sc = 50 - r
                     else:
                         sc = 20 - r + my_len
                         nxt = (player + 1) & 3
                         if trump >= 0 and s != trump and not (team_mask >> nxt) & 1:
-                            if ((hands[nxt] >> (16 * s)) & LANE) == 0 and (hands[nxt] >> (16 * trump)) & LANE:
-                                sc -= 30
+                            ruff = ((hands[nxt] >> (16 * s)) & LANE) == 0 and (hands[nxt] >> (16 * trump)) & LANE
+                            sc -= 30 if ruff else 0
                 else:
                     sc = 30 - r
                     if top == top_rem:
@@ -384,7 +404,7 @@ _I64 = types.int64
 _SEARCH_SIG = types.boolean(
     types.int64[::1],  # hands
     _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64,  # trump .. trick_mask
-    types.int32[::1],  # tt_heads
+    types.int32[:, ::1],  # tt_heads
     types.int32[::1],  # tt_next
     types.int64[:, ::1],  # tt_keys
     types.int8[:, ::1],  # tt_vals
@@ -437,7 +457,7 @@ def _search(
     tt_move = -1
     flip = False
     kw0 = 0
-    kw1 = 0
+    kw1b = 0
     c0 = 0
     c1 = 0
     rem = hands[0] | hands[1] | hands[2] | hands[3]
@@ -521,7 +541,7 @@ def _search(
             if tag >= 0:
                 store = True
                 kw0 = _lengths_key(hands)
-                kw1 = leader | (tag << 2)
+                kw1b = leader | (tag << 2)
                 c0 = pext(hands[1] | hands[3], rem)
                 c1 = pext(hands[2] | hands[3], rem)
                 # aggregate the bounds of every matching entry
@@ -529,24 +549,34 @@ def _search(
                 ub = tl
                 lb_seg = 0
                 ub_seg = 0
-                idx = tt_heads[_tt_head(kw0, kw1, tt_heads.shape[0] - 1)]
-                while idx:
-                    i = idx - 1
-                    idx = tt_next[i]
-                    stats[6] += 1
-                    if tt_keys[i, 0] != kw0 or tt_keys[i, 1] != kw1:
+                n_mask = tt_heads.shape[0] - 1
+                present = tt_heads[_tt_head(kw0, kw1b, n_mask), 1]
+                nonempty = 0
+                for su in range(4):
+                    if (rem >> (16 * su)) & LANE:
+                        nonempty |= 1 << su
+                for pat in range(16):
+                    if (pat & ~nonempty) or not (present >> pat) & 1:
                         continue
-                    sm = tt_keys[i, 2]
-                    if (c0 & sm) != tt_keys[i, 3] or (c1 & sm) != tt_keys[i, 4]:
-                        continue
-                    if tt_vals[i, 0] > lb:
-                        lb = tt_vals[i, 0]
-                        lb_seg = sm
-                    if tt_vals[i, 1] < ub:
-                        ub = tt_vals[i, 1]
-                        ub_seg = sm
-                    if tt_vals[i, 2] >= 0:
-                        tt_move = tt_vals[i, 2]
+                    kw1 = kw1b | (pat << 12) | (_top_owners(hands, rem, pat) << 16)
+                    idx = tt_heads[_tt_head(kw0, kw1, n_mask), 0]
+                    while idx:
+                        i = idx - 1
+                        idx = tt_next[i]
+                        stats[6] += 1
+                        if tt_keys[i, 0] != kw0 or tt_keys[i, 1] != kw1:
+                            continue
+                        sm = tt_keys[i, 2]
+                        if (c0 & sm) != tt_keys[i, 3] or (c1 & sm) != tt_keys[i, 4]:
+                            continue
+                        if tt_vals[i, 0] > lb:
+                            lb = tt_vals[i, 0]
+                            lb_seg = sm
+                        if tt_vals[i, 1] < ub:
+                            ub = tt_vals[i, 1]
+                            ub_seg = sm
+                        if tt_vals[i, 2] >= 0:
+                            tt_move = tt_vals[i, 2]
                 # value v of the canonical question; the bool answer
                 if one_sided:
                     need = tl - lo + 1 if flip else lo
@@ -644,7 +674,8 @@ def _search(
                 wc = win_card
             got = (cmask >> ws) & 1
             r = _search(
-                hands, trump, mmask, cmask, lo - got, hi - got, tl - 1, ply + 1, zero, ws, no_card, no_card, no_card, zero,
+                hands, trump, mmask, cmask, lo - got, hi - got, tl - 1, ply + 1, zero, ws, no_card, no_card, no_card,
+                zero,
                 tt_heads, tt_next, tt_keys, tt_vals, tt_meta, use_tt, scratch, stats,
             )  # fmt: skip
             crel = scratch[2, ply + 1, 0]
@@ -665,32 +696,28 @@ def _search(
     if store:
         stats[2] += 1
         seg_m = pext(rel, rem)
+        pat = 0
+        for su in range(4):
+            if (rel >> (16 * su)) & LANE:
+                pat |= 1 << su
+        kw1 = kw1b | (pat << 12) | (_top_owners(hands, rem, pat) << 16)
         mv = -1
         if best >= 0:
             s = best >> 4
             mv = s * 16 + popcount((rem >> (16 * s)) & LANE & ~((2 << (best & 15)) - 1))
+        # which bound the answer tightens (value = counted tricks of the canonical question)
         if one_sided:
             if not flip:
-                if result:
-                    _tt_store(tt_heads, tt_next, tt_keys, tt_vals, tt_meta, kw0, kw1, seg_m, c0, c1, tl, True, lo, mv)
-                else:
-                    _tt_store(
-                        tt_heads, tt_next, tt_keys, tt_vals, tt_meta, kw0, kw1, seg_m, c0, c1, tl, False, lo - 1, mv
-                    )
+                set_lb = result
+                value = lo if result else lo - 1
             else:
-                if result:
-                    _tt_store(
-                        tt_heads, tt_next, tt_keys, tt_vals, tt_meta, kw0, kw1, seg_m, c0, c1, tl, False, tl - lo, mv
-                    )
-                else:
-                    _tt_store(
-                        tt_heads, tt_next, tt_keys, tt_vals, tt_meta, kw0, kw1, seg_m, c0, c1, tl, True, tl - lo + 1, mv
-                    )
+                set_lb = not result
+                value = tl - lo if result else tl - lo + 1
         else:
-            if result:
-                _tt_store(tt_heads, tt_next, tt_keys, tt_vals, tt_meta, kw0, kw1, seg_m, c0, c1, tl, True, 1, mv)
-            else:
-                _tt_store(tt_heads, tt_next, tt_keys, tt_vals, tt_meta, kw0, kw1, seg_m, c0, c1, tl, False, 0, mv)
+            set_lb = result
+            value = 1 if result else 0
+        _tt_store(tt_heads, tt_next, tt_keys, tt_vals, tt_meta, kw0, kw1b, pat, kw1, seg_m, c0, c1, tl, set_lb, value,
+                  mv)  # fmt: skip
     return result
 
 

@@ -45,7 +45,7 @@ __all__ = [
 ]
 
 DEFAULT_TT_MB = 256
-_ENTRY_BYTES = 5 * 8 + 4 + 4 + 4  # keys, values, chain link, chain head (see kernel/dd.py)
+_ENTRY_BYTES = 5 * 8 + 4 + 4 + 8  # keys, values, chain link, chain head + pattern filter (see kernel/dd.py)
 
 Hands = str | Sequence[int]
 TrumpLike = int | str | None
@@ -231,7 +231,8 @@ class DDSolver:
             raise ValueError(f"tt_mb must be positive, got {tt_mb}")
         n = 1 << max(10, int(tt_mb * 2**20 / _ENTRY_BYTES).bit_length() - 1)
         # layouts: see the module docstring of wiezen_sim.kernel.dd
-        self.tt_heads = np.zeros(n, dtype=np.int32)  # chain head per hash value (entry + 1, 0 = none)
+        # per hash value: [chain head (entry + 1, 0 = none), bit mask of the suit patterns stored]
+        self.tt_heads = np.zeros((n, 2), dtype=np.int32)
         self.tt_next = np.zeros(n, dtype=np.int32)  # chain link per entry
         self.tt_keys = np.zeros((n, 5), dtype=np.int64)
         self.tt_vals = np.zeros((n, 4), dtype=np.int8)
