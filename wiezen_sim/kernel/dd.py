@@ -246,6 +246,44 @@ def _quick_tricks(hands, leader, trump, team):
     return qt, rel
 
 
+@njit(cache=True)
+def _team_quick_tricks(hands, leader, trump, team):
+    """Quick tricks of the leader's team: the leader's own, or a teammate's reached by an entry.
+
+    A teammate who holds the top card of a suit in which the leader has a card (and that
+    is not ruffed at once) can be put on lead; from there the teammate cashes its own
+    quick tricks, the entry trick included. Returns the best ``(tricks, cards)``.
+    """
+    qt, rel = _quick_tricks(hands, leader, trump, team)
+    rem = hands[0] | hands[1] | hands[2] | hands[3]
+    for q in range(4):
+        if q == leader or not (team >> q) & 1:
+            continue
+        entry = False
+        for s in range(4):
+            lane_r = (rem >> (16 * s)) & LANE
+            if lane_r == 0 or ((hands[leader] >> (16 * s)) & LANE) == 0:
+                continue
+            top = highest_index(lane_r)
+            if (hands[q] >> (16 * s + top)) & 1:
+                if trump >= 0 and s != trump:
+                    ruffed = False
+                    for p in range(4):
+                        if not (team >> p) & 1 and ((hands[p] >> (16 * s)) & LANE) == 0:
+                            if (hands[p] >> (16 * trump)) & LANE:
+                                ruffed = True
+                    if ruffed:
+                        continue
+                entry = True
+                break
+        if entry:
+            q_qt, q_rel = _quick_tricks(hands, q, trump, team)
+            if q_qt > qt:
+                qt = q_qt
+                rel = q_rel
+    return qt, rel
+
+
 # ---------------------------------------------------------------- move generation
 
 
@@ -515,13 +553,13 @@ def _search(
                     return False
         if one_sided and cmask == mmask:
             if (mmask >> leader) & 1:
-                qt, qrel = _quick_tricks(hands, leader, trump, mmask)
+                qt, qrel = _team_quick_tricks(hands, leader, trump, mmask)
                 if qt >= lo:
                     stats[3] += 1
                     scratch[2, ply, 0] = qrel
                     return True
             else:
-                qt, qrel = _quick_tricks(hands, leader, trump, 15 ^ mmask)
+                qt, qrel = _team_quick_tricks(hands, leader, trump, 15 ^ mmask)
                 if tl - qt < lo:
                     stats[3] += 1
                     scratch[2, ply, 0] = qrel
