@@ -31,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from wiezen_sim.cards import SUIT_LANE, card_name, card_rank, card_suit
+from wiezen_sim.cards import SUIT_LANE, card_name
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 6
@@ -450,13 +450,3 @@ class RomanianRules:
             forced = {"zero": 0, "eight": 8}.get(s)
             out.append(DealSpec(8, False, "blind" if s == "blind" else "normal", forced, s))
         return tuple(out)
-
-
-def trump_of(turned: int | None) -> int:
-    """Trump suit of a turned card (bit number), or -1 for no trump."""
-    return -1 if turned is None else card_suit(turned)
-
-
-def rank_in_deck(card: int, players: int) -> int:
-    """Rank of a card counted from the lowest rank of the deck (0 = lowest)."""
-    return card_rank(card) - lowest_rank(players)
