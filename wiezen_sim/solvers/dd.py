@@ -29,6 +29,8 @@ import numpy as np
 
 from wiezen_sim.cards import FULL_DECK, SUITS, card_name, check_disjoint, parse_card, parse_deal
 from wiezen_sim.kernel import dd as _k
+from wiezen_sim.kernel.playout import POLICY_HEURISTIC, rng_new
+from wiezen_sim.kernel.playout import playout as _playout
 
 __all__ = [
     "DDSolver",
@@ -304,6 +306,10 @@ class DDSolver:
         self._prepare(pos.trump)
         code = {"max": _k.OBJ_MAX, "min": _k.OBJ_MIN, "exact": _k.OBJ_EXACT}[obj.kind]
         guess = pos.tricks_left // 2
+        if obj.kind == "max" and pos.n_trick == 0 and pos.tricks_left > 2:
+            # first zero-window target: a greedy playout (it overestimates by about a trick)
+            tricks = _playout(pos.hands, 4, pos.leader, pos.trump, 0, side_mask, POLICY_HEURISTIC, rng_new(0))
+            guess = max(0, int(sum(tricks[s] for s in range(4) if side_mask >> s & 1)) - 1)
         v = _k.dd_solve(pos.hands, pos.trump, side_mask, code, obj.k, pos.leader, pos.trick, pos.n_trick, guess,
                         *self._tt())  # fmt: skip
         return bool(v) if obj.kind == "exact" else int(v)
