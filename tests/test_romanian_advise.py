@@ -3,18 +3,21 @@
 import itertools
 import math
 
+import numpy as np
 import pytest
 
 from wiezen_sim.cards import card_name, cards_of, parse_card, parse_hand
+from wiezen_sim.kernel.romanian import expected_tricks
 from wiezen_sim.romanian import advise
 from wiezen_sim.rules.romanian import deal_score, deck_mask, get_scoring
 
 
-def exact_one_card_win(players: int, seat: int, own: int, turned: int) -> float:
+def exact_one_card_win(players: int, seat: int, own: int, turned: int, weight=None) -> float:
     """P(seat wins the only trick) by enumerating every placement of the other players' cards.
 
     Written from RULES.md Part 2 only: seat 0 leads; the highest trump wins, else the highest card of
     the suit led. The unseen cards are the deck minus the own card and the turned card.
+    ``weight(others)`` (optional) weights each placement (for bid-conditioned sampling).
     """
     unseen = [c for c in cards_of(deck_mask(players)) if c not in (own, turned)]
     trump = turned >> 4
@@ -24,8 +27,9 @@ def exact_one_card_win(players: int, seat: int, own: int, turned: int) -> float:
         trumps = [c for c in trick if c >> 4 == trump]
         led = [c for c in trick if c >> 4 == trick[0] >> 4]
         best = max(trumps) if trumps else max(led)
-        wins += trick.index(best) == seat
-        total += 1
+        w = 1.0 if weight is None else weight(others)
+        wins += w * (trick.index(best) == seat)
+        total += w
     return wins / total
 
 
@@ -44,6 +48,27 @@ def test_one_card_three_players_matches_exact_enumeration(own, turned, seat):
     assert abs(p1 - p) <= 5 * math.sqrt(p * (1 - p) / samples) + 1e-12
     lo, hi = next(o.p_exact_ci for o in adv.options if o.bid == 1)
     assert lo - 0.01 <= p <= hi + 0.01
+
+
+@pytest.mark.parametrize("own,turned,bid0", [("KH", "9S", 1), ("KH", "9S", 0), ("JS", "AD", 1)])
+def test_bid_conditioned_weights_match_weighted_enumeration(own, turned, bid0):
+    """With bid_sigma, seat 0's sampled card is weighted by exp(-(bid - E)^2 / 2σ^2) (E: heuristic estimate)."""
+    sigma, samples = 0.5, 20000
+    deck, t = deck_mask(3), parse_card(turned)
+
+    def weight(others):
+        e = expected_tricks(np.int64(1 << others[0]), 0, 3, 1, t >> 4, np.int64(deck), np.int64(1 << t))
+        return math.exp(-0.5 * (bid0 - e) ** 2 / sigma**2)
+
+    p = exact_one_card_win(3, 1, parse_card(own), t, weight)
+    p_uniform = exact_one_card_win(3, 1, parse_card(own), t)
+    adv = advise(own, 3, 1, turned, [bid0], samples=samples, seed=5, bid_sigma=sigma)
+    p1 = adv.options[1].p_exact
+    assert 0 < adv.effective_samples < samples
+    assert abs(p1 - p) <= 5 * math.sqrt(p * (1 - p) / adv.effective_samples)
+    assert abs(p - p_uniform) > 0.005  # the conditioning matters in these cases
+    plain = advise(own, 3, 1, turned, [bid0], samples=samples, seed=5)
+    assert plain.effective_samples == samples and plain.bid_sigma == 0
 
 
 @pytest.mark.parametrize(
@@ -122,6 +147,7 @@ def test_result_does_not_depend_on_n_jobs():
         (dict(hand="AS KS", players=4, seat=0, trump="AH", model="dd"), "model must be"),
         (dict(hand="AS KS", players=4, seat=0, trump="AH", samples=0), "samples"),
         (dict(hand="AS ZZ", players=4, seat=0, trump="AH"), "ZZ"),
+        (dict(hand="AS KS", players=4, seat=0, trump="AH", bid_sigma=-1), "bid_sigma"),
     ],
 )
 def test_bad_input_is_named(kwargs, message):

@@ -82,6 +82,7 @@ ADV = ["romanian", "advise"]
         ([*ADV, "AS KS", "--players", "4", "--seat", "1", "--trump", "AH", "--bids", "x"], "comma-separated"),
         ([*ADV, "AS KS", "--players", "4", "--seat", "0", "--trump", "XX"], "not a card"),
         ([*ADV, "AS KS", "--players", "4", "--seat", "0", "--trump", "AH", "--samples", "0"], "at least 1"),
+        ([*ADV, "AS KS", "--players", "4", "--seat", "0", "--trump", "AH", "--bid-sigma", "-1"], "must be ≥ 0"),
         (["romanian", "simulate", "--players", "9", "--games", "2"], "3 to 6 players"),
         (["romanian", "simulate", "--players", "4", "--games", "0"], "at least 1"),
         (["romanian", "simulate", "--players", "4", "--games", "1", "--policies", "oracle"], "unknown policy"),

@@ -36,6 +36,16 @@ def _int_at_least(low: int):
     return parse
 
 
+def _non_negative_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"must be ≥ 0, got {text!r}")
+    return value
+
+
 def _bids(text: str) -> list[int]:
     parts = [p.strip() for p in text.split(",") if p.strip()]
     try:
@@ -73,6 +83,7 @@ def _cmd_advise(args: argparse.Namespace) -> None:
         seed=args.seed,
         model=args.model,
         n_jobs=args.jobs,
+        bid_sigma=args.bid_sigma,
     )
     if args.format == "json":
         print(json.dumps(adv.to_dict()))
@@ -80,15 +91,20 @@ def _cmd_advise(args: argparse.Namespace) -> None:
     if args.format == "csv":
         print(adv.to_frame().to_csv(index=False), end="")
         return
-    role = "dealer" if adv.seat == adv.players - 1 else "left of the dealer" if adv.seat == 0 else "seat"
+    role = " (dealer)" if adv.seat == adv.players - 1 else " (left of the dealer)" if adv.seat == 0 else ""
     trump = "none (8-card deal)"
     if adv.turned is not None:
         trump = f"{'SHDC'[adv.turned >> 4]} (turned {card_name(adv.turned)})"
     print(
         f"Romanian whist, {adv.players} players, {adv.cards}-card deal; hand {hand_name(adv.hand, 'symbols')}; "
-        f"seat {adv.seat} ({role}); trump {trump}; bids so far: {','.join(map(str, adv.bids_so_far)) or '-'}"
+        f"seat {adv.seat}{role}; trump {trump}; bids so far: {','.join(map(str, adv.bids_so_far)) or '-'}"
     )
-    print(f"scoring {adv.scoring}; {adv.samples} sampled deals (seed {args.seed}); model {adv.model}")
+    cond = ""
+    if adv.bid_sigma > 0:
+        cond = (
+            f"; weighted by the earlier bids (sigma {adv.bid_sigma:g}, effective samples {adv.effective_samples:.0f})"
+        )
+    print(f"scoring {adv.scoring}; {adv.samples} sampled deals (seed {args.seed}); model {adv.model}{cond}")
     head = " ".join(f"{'t=' + str(t):>5}" for t in range(adv.cards + 1))
     cols = f"{'bid':>3}  {'legal':5}  {'P(exact)':>8}  {'95% CI':16}  {'E[score]':>8}  {'95% CI':16}"
     print(f"{cols}  | P(tricks): {head}")
@@ -157,6 +173,12 @@ def add_romanian(sub: argparse._SubParsersAction) -> None:
     adv.add_argument("--seed", type=_int_at_least(0), default=0)
     adv.add_argument("--model", default="aim", choices=["aim", "fixed"], help="how the analysed player plays")
     adv.add_argument("--jobs", type=_int_at_least(1), default=1, help="joblib workers (results do not change)")
+    adv.add_argument(
+        "--bid-sigma",
+        type=_non_negative_float,
+        default=0.0,
+        help="weight sampled hands by how well they explain the earlier bids (0 = uniform, e.g. 0.7)",
+    )
     adv.add_argument("--format", default="table", choices=FORMATS)
     adv.set_defaults(func=_cmd_advise)
 

@@ -124,6 +124,8 @@ class Advice:
     model: str
     options: tuple[BidOption, ...]
     recommendation: BidOption
+    bid_sigma: float = 0.0
+    effective_samples: float = 0.0
 
     def to_dict(self) -> dict:
         """JSON-ready dict: hand, players, seat, trump, bids_so_far, scoring, samples, model, options, recommendation"""
@@ -136,6 +138,8 @@ class Advice:
             "scoring": self.scoring,
             "samples": self.samples,
             "model": self.model,
+            "bid_sigma": self.bid_sigma,
+            "effective_samples": self.effective_samples,
             "options": [
                 {
                     "bid": o.bid,
@@ -183,19 +187,19 @@ def _parse_turned(trump: int | str | None) -> int | None:
     return trump
 
 
-def _advise_counts(hand, seat, players, cards, trump_suit, deck, turned_mask, bids, samples, mode, seed, n_jobs):
-    """Sum of kernel batches; batch sizes and seeds depend only on (samples, seed)."""
+def _advise_counts(hand, seat, players, cards, trump_suit, deck, turned_mask, bids, samples, mode, sigma, seed, n_jobs):
+    """Sums of kernel batches (counts, sum of squared weights); batches depend only on (samples, seed)."""
     n_batches = max(1, math.ceil(samples / ADVISE_BATCH))
     seeds = [_kernel_seed(s) for s in np.random.SeedSequence(seed).spawn(n_batches)]
     sizes = [min(ADVISE_BATCH, samples - i * ADVISE_BATCH) for i in range(n_batches)]
     args = (np.int64(hand), seat, players, cards, trump_suit, np.int64(deck), np.int64(turned_mask), bids)
     if n_jobs == 1 or n_batches == 1:
-        parts = [_k.advise_batch(*args, size, mode, s) for size, s in zip(sizes, seeds, strict=True)]
+        parts = [_k.advise_batch(*args, size, mode, sigma, s) for size, s in zip(sizes, seeds, strict=True)]
     else:
         parts = Parallel(n_jobs=n_jobs)(
-            delayed(_k.advise_batch)(*args, size, mode, s) for size, s in zip(sizes, seeds, strict=True)
+            delayed(_k.advise_batch)(*args, size, mode, sigma, s) for size, s in zip(sizes, seeds, strict=True)
         )
-    return np.sum(parts, axis=0)
+    return np.sum([c for c, _ in parts], axis=0), float(sum(w2 for _, w2 in parts))
 
 
 def advise(
@@ -209,6 +213,7 @@ def advise(
     seed: int = 0,
     model: str = "aim",
     n_jobs: int = 1,
+    bid_sigma: float = 0.0,
 ) -> Advice:
     """What to bid with ``hand`` in ``seat`` after ``bids_so_far`` (RULES.md Part 2).
 
@@ -227,6 +232,12 @@ def advise(
             ``samples``, ``seed`` and the input, never on ``n_jobs``).
         model: ``"aim"`` or ``"fixed"`` (module docstring).
         n_jobs: joblib workers for the batches of 4096 samples.
+        bid_sigma: 0 (default): the other hands are sampled uniformly, the earlier bids
+            only set those players' aims. ``σ`` > 0: the samples are also weighted by how
+            well they explain the earlier bids, ``Π exp(−(bid − E)² / 2σ²)`` over the
+            earlier bidders with ``E`` the heuristic bidder's estimate for the sampled
+            hand (importance sampling; intervals then use the effective sample size
+            ``(Σw)² / Σw²``, reported as ``effective_samples``).
 
     Returns:
         :class:`Advice` with one :class:`BidOption` per bid 0..cards (p_exact, expected
@@ -237,7 +248,8 @@ def advise(
         ValueError: players outside 3–6, a hand of 0 or more than 8 cards or with a card
             outside the deck, a bad seat, trump card missing/superfluous/in the hand/
             outside the deck, the wrong number of bids or a bid outside 0..cards,
-            unknown scoring or model, samples < 1.
+            unknown scoring or model, samples < 1, bid_sigma < 0, or (with
+            ``bid_sigma``) no sample consistent with the earlier bids.
     """
     players = check_players(players)
     mask = parse_hand(hand) if isinstance(hand, str) else int(hand)
@@ -267,14 +279,16 @@ def advise(
         raise ValueError(f"model must be one of {', '.join(MODELS)}, got {model!r}")
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
         raise ValueError(f"samples must be a positive integer, got {samples!r}")
-    return _advise(mask, players, seat, cards, turned, bids, rule, samples, seed, model, n_jobs)
+    if not bid_sigma >= 0:
+        raise ValueError(f"bid_sigma must be ≥ 0, got {bid_sigma!r}")
+    return _advise(mask, players, seat, cards, turned, bids, rule, samples, seed, model, n_jobs, float(bid_sigma))
 
 
-def _advise(mask, players, seat, cards, turned, bids, rule, samples, seed, model, n_jobs) -> Advice:
+def _advise(mask, players, seat, cards, turned, bids, rule, samples, seed, model, n_jobs, sigma=0.0) -> Advice:
     trump_suit = -1 if turned is None else card_suit(turned)
     turned_mask = 0 if turned is None else 1 << turned
     mode = _k.MODE_AIM if model == "aim" else _k.MODE_FIXED
-    counts = _advise_counts(
+    counts, sum_w2 = _advise_counts(
         mask,
         seat,
         players,
@@ -285,25 +299,30 @@ def _advise(mask, players, seat, cards, turned, bids, rule, samples, seed, model
         np.array(bids, dtype=np.int64),
         samples,
         mode,
+        sigma,
         seed,
         n_jobs,
     )
+    total = float(counts[0].sum())
+    if not total > 0:
+        raise ValueError(f"no sampled deal explains the bids so far {list(bids)}: raise bid_sigma or samples")
+    n_eff = total * total / sum_w2  # = samples without weights
+    n_int = max(1, round(n_eff))
     hook = forbidden_bid(players, cards, bids) if seat == players - 1 else None
     options = []
     for b in range(cards + 1):
         row = counts[b] if model == "aim" else counts[0]
-        n = int(row.sum())
-        dist = row / n
+        dist = row / row.sum()
         scores = np.array([deal_score(rule, b, t, cards) for t in range(cards + 1)], dtype=np.float64)
         mean = float(dist @ scores)
-        var = float(dist @ (scores - mean) ** 2) * n / max(n - 1, 1)
-        half = float(stats.t.ppf(0.975, max(n - 1, 1)) * math.sqrt(var / n)) if n > 1 else math.nan
+        var = float(dist @ (scores - mean) ** 2) * n_eff / max(n_eff - 1, 1)
+        half = float(stats.t.ppf(0.975, max(n_eff - 1, 1)) * math.sqrt(var / n_eff)) if n_eff > 1 else math.nan
         options.append(
             BidOption(
                 bid=b,
                 legal=b != hook,
                 p_exact=float(dist[b]),
-                p_exact_ci=_wilson(int(row[b]), n),
+                p_exact_ci=_wilson(min(n_int, round(float(dist[b]) * n_eff)), n_int),
                 expected_score=mean,
                 expected_score_ci=(mean - half, mean + half),
                 tricks=tuple(float(x) for x in dist),
@@ -311,7 +330,9 @@ def _advise(mask, players, seat, cards, turned, bids, rule, samples, seed, model
         )
     legal = [o for o in options if o.legal]
     best = max(legal, key=lambda o: (o.expected_score, -o.bid))
-    return Advice(mask, players, seat, cards, turned, bids, rule.name, samples, model, tuple(options), best)
+    return Advice(
+        mask, players, seat, cards, turned, bids, rule.name, samples, model, tuple(options), best, sigma, n_eff
+    )
 
 
 # ----------------------------------------------------------------------------- bidding views and policies

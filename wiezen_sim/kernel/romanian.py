@@ -18,9 +18,10 @@ State arrays (all int64 unless said otherwise):
         the cards already played.
     deck:  int64 scalar mask — the 8 × n card deck of this player count.
     state: uint64[1] — SplitMix64 generator state (``kernel.playout.rng_new``).
-    counts (``advise_batch``): int64[cards + 1, cards + 1] — ``counts[b, t]`` = number of
-        samples in which the analysed seat, aiming at bid ``b``, took ``t`` tricks
-        (``MODE_FIXED``: only row 0 is used).
+    counts (``advise_batch``): float64[cards + 1, cards + 1] — ``counts[b, t]`` = summed
+        weight (1 per sample unless conditioning on earlier bids) of the samples in which
+        the analysed seat, aiming at bid ``b``, took ``t`` tricks (``MODE_FIXED``: only
+        row 0 is used).
 
 Policies (documented rules, RULES.md Part 2 play: follow suit, else trump, else any):
 
@@ -452,8 +453,8 @@ def _complete_bids(bids, est, first, n, cards):
 
 
 @njit(cache=True)
-def advise_batch(hand, seat, n, cards, trump, deck, turned_mask, bids_so_far, n_samples, mode, seed):
-    """Trick counts of the analysed seat over ``n_samples`` sampled deals.
+def advise_batch(hand, seat, n, cards, trump, deck, turned_mask, bids_so_far, n_samples, mode, sigma, seed):
+    """Weighted trick counts of the analysed seat over ``n_samples`` sampled deals.
 
     The unseen cards (deck minus ``hand`` minus the turned card) are dealt uniformly,
     ``cards`` to each other seat (the rest stays undealt). Seats after ``seat`` bid with
@@ -463,8 +464,14 @@ def advise_batch(hand, seat, n, cards, trump, deck, turned_mask, bids_so_far, n_
     at ``b`` (common random numbers); ``MODE_FIXED``: the analysed seat bids heuristically
     and the deal is played once.
 
+    ``sigma`` > 0 weights each sample by how well it explains the earlier bids:
+    ``w = Π_{p < seat} exp(−(bid_p − E_p)² / 2σ²)`` with ``E_p`` the heuristic trick
+    estimate of the sampled hand of seat ``p`` (importance weights; ``sigma`` = 0: every
+    weight is 1, i.e. uniform sampling, counts are then whole numbers).
+
     Returns:
-        counts: int64[cards + 1, cards + 1] (see the module docstring).
+        (counts, sum_w2): counts float64[cards + 1, cards + 1] summed weights (see the
+        module docstring), and the sum of squared weights (for the effective sample size).
     """
     state = rng_new(seed)
     unseen = deck & ~hand & ~turned_mask
@@ -479,11 +486,18 @@ def advise_batch(hand, seat, n, cards, trump, deck, turned_mask, bids_so_far, n_
     for p in range(bids_so_far.shape[0]):
         bids[p] = bids_so_far[p]
     est = np.zeros(n, dtype=np.float64)
-    counts = np.zeros((cards + 1, cards + 1), dtype=np.int64)
+    counts = np.zeros((cards + 1, cards + 1), dtype=np.float64)
+    sum_w2 = 0.0
     won = np.zeros(n, dtype=np.int64)
     for _ in range(n_samples):
         full = sample_deal(state, known, need, unseen)
         hands = full[:n].copy()
+        w = 1.0
+        if sigma > 0:
+            for p in range(seat):
+                d = bids[p] - expected_tricks(hands[p], p, n, cards, trump, deck, turned_mask)
+                w *= np.exp(-0.5 * d * d / (sigma * sigma))
+        sum_w2 += w * w
         for p in range(seat, n):
             est[p] = expected_tricks(hands[p], p, n, cards, trump, deck, turned_mask)
         if mode == MODE_AIM:
@@ -493,11 +507,11 @@ def advise_batch(hand, seat, n, cards, trump, deck, turned_mask, bids_so_far, n_
                 h = hands.copy()
                 won[:] = 0
                 _rollout(h, n, 0, 0, -1, -1, 0, trump, deck, turned_mask, bids, won)
-                counts[b, won[seat]] += 1
+                counts[b, won[seat]] += w
         else:
             _complete_bids(bids, est, seat, n, cards)
             h = hands.copy()
             won[:] = 0
             _rollout(h, n, 0, 0, -1, -1, 0, trump, deck, turned_mask, bids, won)
-            counts[0, won[seat]] += 1
-    return counts
+            counts[0, won[seat]] += w
+    return counts, sum_w2
