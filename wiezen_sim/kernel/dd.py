@@ -301,6 +301,15 @@ def _gen_moves(
     my_team = (mmask >> player) & 1
     team_mask = mmask if my_team else 15 ^ mmask
     team_winning = pos > 0 and ((team_mask >> win_seat) & 1) == 1
+    # second hand: does the fourth hand (a teammate) beat the card winning now?
+    fourth_beats = False
+    if pos == 1 and (team_mask >> ((player + 2) & 3)) & 1:
+        h4 = hands[(player + 2) & 3]
+        lane4 = (h4 >> (16 * lead_suit)) & LANE
+        if lane4:
+            fourth_beats = (win_card >> 4) == lead_suit and highest_index(lane4) > (win_card & 15)
+        elif trump >= 0 and (h4 >> (16 * trump)) & LANE:
+            fourth_beats = (win_card >> 4) != trump or highest_index((h4 >> (16 * trump)) & LANE) > (win_card & 15)
     for s in range(4):
         lane_l = (legal >> (16 * s)) & LANE
         if lane_l == 0:
@@ -365,6 +374,8 @@ def _gen_moves(
                         sc = -r
                         if s != lead_suit:
                             sc += my_len
+                        elif fourth_beats:
+                            sc += 70  # second hand low when the fourth hand wins anyway
                 else:
                     sc = r - 50 if wins else r
             if c == tt_move:
