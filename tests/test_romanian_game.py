@@ -132,6 +132,9 @@ def test_simulate_table_and_determinism():
     row = a.table.iloc[0]
     assert row.score_lo <= row.mean_score <= row.score_hi
     assert 0 <= row.exact_lo <= row.exact_rate <= row.exact_hi <= 1
+    assert 0 <= row.win_rate <= 1
+    same = simulate(players=3, games=2, policies=("heuristic",), seed=1)
+    assert same.table.win_rate.iloc[0] == pytest.approx(1 / 3)  # one policy everywhere: each player wins 1/3
     with pytest.raises(ValueError, match="unknown Romanian policy"):
         simulate(players=4, games=1, policies=("oracle",))
     with pytest.raises(ValueError, match="3 to 6"):

@@ -148,11 +148,14 @@ def _cmd_simulate(args: argparse.Namespace) -> None:
         f"Romanian whist: {args.games} games, {args.players} players, sequence {args.sequence}, "
         f"scoring {args.scoring}, seed {args.seed}"
     )
-    print(f"{'policy':10} {'games':>5}  {'mean score/game':>15}  {'95% t-interval':18}  {'exact bids':>10}  95% Wilson")
+    print(
+        f"{'policy':10} {'games':>5}  {'mean score/game':>15}  {'95% t-interval':18}  {'exact bids':>10}  "
+        f"{'95% Wilson':16}  {'wins':>5}"
+    )
     for r in table.itertuples():
         print(
             f"{r.policy:10} {r.games:>5}  {r.mean_score:15.2f}  {_fmt_ci(r.score_lo, r.score_hi, 2):18}  "
-            f"{r.exact_rate:10.3f}  {_fmt_ci(r.exact_lo, r.exact_hi, 3)}"
+            f"{r.exact_rate:10.3f}  {_fmt_ci(r.exact_lo, r.exact_hi, 3):16}  {r.win_rate:5.3f}"
         )
 
 

@@ -54,6 +54,7 @@ from wiezen_sim.rules.romanian import (
     deal_score,
     deck_mask,
     forbidden_bid,
+    game_winners,
     get_scoring,
     legal_bids,
 )
@@ -631,9 +632,11 @@ class SimulationResult:
         table: one row per policy: ``policy, games, mean_score, score_lo, score_hi``
             (mean points per game per player with that policy, 95 % t-interval over
             games), ``exact_rate, exact_lo, exact_hi`` (share of deals bid exactly,
-            Wilson interval) and ``deals`` (player-deals counted).
-        per_game: one row per game and policy: ``game, policy, score`` (mean over the
-            players with that policy in that game).
+            Wilson interval), ``win_rate`` (a player's chance of winning the game with
+            that policy: highest total, ties share the win; for ``N`` equal policies
+            1/N) and ``deals`` (player-deals counted).
+        per_game: one row per game and policy: ``game, policy, score, win`` (mean over
+            the players with that policy in that game).
     """
 
     table: pd.DataFrame
@@ -695,9 +698,12 @@ def simulate(
     per_game = []
     exact: dict[str, list[int]] = {nm: [0, 0] for nm in names}
     for g, (seat_names, totals, exacts, n_deals) in enumerate(results):
+        winners = game_winners(rules.scoring, totals)
         for nm in dict.fromkeys(seat_names):
             idx = [p for p, s in enumerate(seat_names) if s == nm]
-            per_game.append({"game": g, "policy": nm, "score": float(np.mean([totals[p] for p in idx]))})
+            win = sum(1 / len(winners) for p in idx if p in winners) / len(idx)
+            score = float(np.mean([totals[p] for p in idx]))
+            per_game.append({"game": g, "policy": nm, "score": score, "win": win})
             exact[nm][0] += sum(exacts[p] for p in idx)
             exact[nm][1] += n_deals * len(idx)
     per_game_df = pd.DataFrame(per_game)
@@ -717,6 +723,7 @@ def simulate(
                 "exact_rate": k / m if m else math.nan,
                 "exact_lo": elo,
                 "exact_hi": ehi,
+                "win_rate": float(per_game_df.loc[per_game_df.policy == nm, "win"].mean()),
                 "deals": m,
             }
         )
