@@ -133,6 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tt-mb", type=float, default=256, help="our transposition table (MB)")
     ap.add_argument("--thomas-timeout", type=float, default=900, help="limit per solver for thomas1 (s)")
     ap.add_argument("--skip-thomas", action="store_true")
+    ap.add_argument("--largest", action="store_true", help="also time the 21 deals of largest.txt")
     ap.add_argument("--skip-compile", action="store_true", help="do not measure cold/warm compile times")
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args(argv)
@@ -263,6 +264,28 @@ def main(argv: list[str] | None = None) -> int:
     )
     report["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     report["tt_bytes"] = solver.tt_bytes
+    if args.largest:
+        big = []
+        for n, (pbn, table) in enumerate(load(DATA / "largest.txt")):
+            strain, declarer = n % 5, n % 4
+            leader = (declarer + 1) % 4
+            side = (1 << declarer) | (1 << ((declarer + 2) % 4))
+            deal = Deal(pbn)
+            deal.first = Player(leader)
+            deal.trump = denoms[strain]
+            solver.clear()
+            t = time.perf_counter()
+            ours = solver.solve(parse_deal(pbn), STRAINS[strain], leader, side)
+            t_ours = time.perf_counter() - t
+            t = time.perf_counter()
+            theirs = analyse_start(deal)
+            t_dds = time.perf_counter() - t
+            big.append({"strain": "SHDCN"[strain], "declarer": declarer, "tricks": ours, "dds_tricks": theirs,
+                        "table": table[4 * strain + declarer], "ours_s": t_ours, "dds_s": t_dds})  # fmt: skip
+            print(f"largest {n}: ours {t_ours:.2f} s, DDS {t_dds:.3f} s, {ours}/{theirs}", flush=True)
+        report["largest"] = {"deals": big, "median_ratio": statistics.median(b["ours_s"] / b["dds_s"] for b in big),
+                             "total_ours_s": sum(b["ours_s"] for b in big),
+                             "total_dds_s": sum(b["dds_s"] for b in big)}  # fmt: skip
     if not args.skip_thomas:
         print("thomas1 table (both solvers, subprocesses) ...", flush=True)
         report["thomas1_table"] = thomas(args.thomas_timeout, args.tt_mb)
@@ -288,6 +311,12 @@ def main(argv: list[str] | None = None) -> int:
         ours_t = f"{th['ours_s']:.1f} s" if th.get("ours_s") is not None else th["ours_note"]
         dds_t = f"{th['dds_s']:.1f} s" if th.get("dds_s") is not None else th["dds_note"]
         print(f"thomas1 20-result table: ours {ours_t}, DDS {dds_t}")
+    if "largest" in report:
+        lg = report["largest"]
+        print(
+            f"largest.txt (one result per deal): ours {lg['total_ours_s']:.1f} s, DDS {lg['total_dds_s']:.1f} s, "
+            f"median ratio {lg['median_ratio']:.2f}"
+        )
     print(f"wrote {args.out}")
     print(f"ratio_vs_dds: {ratio:.2f}")
     return 0
