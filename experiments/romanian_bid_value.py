@@ -9,7 +9,8 @@ Strength measures: high-card points (A 4, K 3, Q 2, J 1), number of aces, and th
 longest suit.
 
 Writes ``results/romanian/bid_value_by_strength.csv`` (one row per hand: measures,
-``E0..E8`` expected scores and ``p0..p8`` exact-hit probabilities, the best bid),
+``E0..E8`` expected scores and ``p0..p8`` exact-hit probabilities, the best bid and its
+expected score ``E_best``),
 ``results/romanian/bid_value_by_strength_summary.csv`` (mean expected score of each bid
 by HCP and by aces) and ``results/romanian/bid_value_by_strength.png``.
 
@@ -68,6 +69,7 @@ def main() -> None:
         rows.append(row)
     elapsed = time.time() - t0
     df = pd.DataFrame(rows)
+    df["E_best"] = df[[f"E{b}" for b in range(CARDS + 1)]].max(axis=1)  # each hand bidding its own best bid
     df.to_csv(OUT / "bid_value_by_strength.csv", index=False, float_format="%.4f")
 
     e_cols = [f"E{b}" for b in range(CARDS + 1)]
@@ -77,6 +79,7 @@ def main() -> None:
         s = g[e_cols].mean()
         s.insert(0, "hands", g.size())
         s.insert(1, "mean_best_bid", g["best_bid"].mean())
+        s.insert(2, "E_best", g["E_best"].mean())
         s = s.reset_index().rename(columns={measure: "value"})
         s.insert(0, "measure", measure)
         summaries.append(s)
@@ -91,7 +94,7 @@ def main() -> None:
             if s[f"E{b}"].max() < -4:
                 continue  # bids that are never close to worth making
             ax.plot(s.value, s[f"E{b}"], marker="o", ms=3, color=cmap(b / CARDS), label=f"bid {b}")
-        ax.plot(s.value, s[e_cols].max(axis=1), color="black", lw=2, ls="--", label="best bid")
+        ax.plot(s.value, s.E_best, color="black", lw=2, ls="--", label="each hand's best bid")
         ax.axhline(0, color="grey", lw=0.7)
         ax.set_xlabel({"hcp": "high-card points (A 4, K 3, Q 2, J 1)", "aces": "number of aces"}[measure])
         ax.set_title(f"mean expected score by {measure} (groups with ≥ {min_hands} hands)")
