@@ -223,9 +223,11 @@ class DDSolver:
             table fills up it is emptied and refills; results never depend on the size.
         use_tt: switch the table off (for testing; much slower).
 
-    The table is reused while the trump suit stays the same (entries describe positions
-    by relative ranks, so they stay valid from one deal to the next) and emptied when it
-    changes or when :meth:`clear` is called.
+    The table is kept while the positions asked about belong to the same deal (every
+    hand a subset of the hand in the previous question) and the trump suit stays the
+    same, as DDS does; it is emptied for a new deal, a new trump suit or on :meth:`clear`.
+    Entries describe positions by relative ranks, so keeping them would stay correct,
+    but their chains would grow and slow the lookups down.
     """
 
     def __init__(self, tt_mb: float = DEFAULT_TT_MB, use_tt: bool = True) -> None:
@@ -243,6 +245,7 @@ class DDSolver:
         self.stats = _k.new_stats()
         self.use_tt = 1 if use_tt else 0
         self._trump: int | None = None
+        self._last_hands: tuple[int, ...] | None = None
 
     @property
     def tt_bytes(self) -> int:
@@ -259,8 +262,14 @@ class DDSolver:
         self.tt_heads[:] = 0
         self.tt_meta[0] = 0
 
-    def _prepare(self, trump: int) -> None:
-        if trump != self._trump:
+    def _prepare(self, trump: int, hands: np.ndarray | None = None) -> None:
+        new_deal = False
+        if hands is not None:
+            now = tuple(int(h) for h in hands)
+            last = self._last_hands
+            new_deal = last is None or any(h & ~p for h, p in zip(now, last, strict=True))
+            self._last_hands = now
+        if trump != self._trump or new_deal:
             self.clear()
             self._trump = trump
 
@@ -303,7 +312,7 @@ class DDSolver:
         return self._solve(pos, side_mask, obj)
 
     def _solve(self, pos: _Position, side_mask: int, obj: Objective) -> int | bool:
-        self._prepare(pos.trump)
+        self._prepare(pos.trump, pos.hands)
         code = {"max": _k.OBJ_MAX, "min": _k.OBJ_MIN, "exact": _k.OBJ_EXACT}[obj.kind]
         guess = pos.tricks_left // 2
         if obj.kind == "max" and pos.n_trick == 0 and pos.tricks_left > 2:
@@ -334,7 +343,7 @@ class DDSolver:
         side_mask = parse_side(side)
         if isinstance(target, bool) or not isinstance(target, (int, np.integer)):
             raise ValueError(f"target must be an integer number of tricks, got {target!r}")
-        self._prepare(pos.trump)
+        self._prepare(pos.trump, pos.hands)
         big = _k.BIG
         if objective == "max":
             lo, hi = int(target), big
@@ -366,7 +375,7 @@ class DDSolver:
             raise ValueError("no cards left to play")
         obj = parse_objective(objective, k)
         side_mask = parse_side(side)
-        self._prepare(pos.trump)
+        self._prepare(pos.trump, pos.hands)
         code = {"max": _k.OBJ_MAX, "min": _k.OBJ_MIN, "exact": _k.OBJ_EXACT}[obj.kind]
         out = np.empty(64, dtype=np.int64)
         _k.dd_card_values(pos.hands, pos.trump, side_mask, code, obj.k, pos.leader, pos.trick, pos.n_trick,
