@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from wiezen_sim.analysis.advise import EXAMPLE, METHODS, SEAT_NAMES, advise
 from wiezen_sim.cards import card_name, hand_name
 from wiezen_sim.cli_romanian import add_romanian
 from wiezen_sim.rules.bots import random_policy, simple_bidder, simple_policy
@@ -20,6 +21,7 @@ from wiezen_sim.rules.dealing import deal_packets, new_deck
 from wiezen_sim.rules.game import play_one_hand
 from wiezen_sim.rules.payments import add_payments, settle
 from wiezen_sim.rules.ruleset import PRESETS, get_rules
+from wiezen_sim.solvers.cli_solve import add_solve_command
 
 EXIT_USAGE = 2
 
@@ -96,6 +98,43 @@ def _cmd_demo(args: argparse.Namespace) -> None:
     print(f"Payments (units): {result.payments}")
 
 
+def _cmd_advise(args: argparse.Namespace) -> None:
+    if args.samples <= 0:
+        raise UsageError(f"--samples must be positive, got {args.samples}")
+    if args.hand:
+        if args.turned is None:
+            raise UsageError("give the turned card with --turned CARD")
+        hand, seat, turned = " ".join(args.hand), args.seat or "eldest", args.turned
+    else:
+        hand, seat, turned = EXAMPLE["hand"], args.seat or EXAMPLE["seat"], args.turned or EXAMPLE["turned"]
+        if not args.quiet:
+            print(f"No hand given: the built-in example {hand!r}, seat {seat}, turned {turned}.", file=sys.stderr)
+    advice = advise(
+        hand,
+        seat,
+        turned,
+        rules=args.rules,
+        samples=args.samples,
+        seed=args.seed,
+        n_jobs=args.jobs,
+        method=args.method,
+        progress=False if args.quiet else None,
+    )
+    if args.format == "json":
+        text = json.dumps(advice.to_dict(), indent=2)
+    elif args.format == "csv":
+        text = advice.table.to_csv(index=False).rstrip("\n")
+    else:
+        text = advice.format_table()
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as handle:
+            handle.write(text + "\n")
+        if not args.quiet:
+            print(f"wrote {args.out}", file=sys.stderr)
+    else:
+        print(text)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``wiezen-sim`` (one subcommand per verb)."""
     parser = _Parser(prog="wiezen-sim", description="Monte Carlo contract analyser for Wiezen (Belgian whist).")
@@ -119,7 +158,22 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--json", action="store_true", help='print {"payments": [p0, p1, p2, p3]}')
     score.set_defaults(func=_cmd_score)
 
+    adv = sub.add_parser("advise", help="which contract should this hand bid? (Monte Carlo double dummy)")
+    adv.add_argument("hand", nargs="*", help="13 cards, e.g. 'S:AKQJ98 H:AK2 D:A3 C:52'; none: a built-in example")
+    adv.add_argument("--seat", choices=SEAT_NAMES, help="seat relative to the dealer (default eldest)")
+    adv.add_argument("--turned", help="the turned card, e.g. 7H (in the dealer's hand)")
+    adv.add_argument("--rules", default="tempelaere", help=f"preset ({', '.join(PRESETS)}) or a TOML file")
+    adv.add_argument("--samples", type=int, default=1000, help="sampled deals (default 1000)")
+    adv.add_argument("--seed", type=int, help="seed (default: drawn and reported)")
+    adv.add_argument("--jobs", type=int, default=-1, help="parallel workers (default all cores)")
+    adv.add_argument("--method", choices=METHODS, default="dd")
+    adv.add_argument("--format", choices=("table", "json", "csv"), default="table")
+    adv.add_argument("--out", help="write the output to this file")
+    adv.add_argument("--quiet", action="store_true", help="no progress bar, no notes on stderr")
+    adv.set_defaults(func=_cmd_advise)
+
     add_romanian(sub)  # romanian advise | simulate (RULES.md Part 2)
+    add_solve_command(sub)  # solve: double-dummy tricks of PBN deals
     return parser
 
 
