@@ -69,7 +69,7 @@ def solver(compiled_kernels):
 @pytest.mark.parametrize("seed", range(2))
 def test_max_and_target_match_brute_force(solver, seed):
     rng = np.random.default_rng(100 + seed)
-    for n in _sizes(rng, 150):
+    for n in _sizes(rng, 120):
         hands, trump, leader, trick = random_ending(rng, int(n))
         side = int(rng.choice(SIDES))
         want = ref_value(*_ref_args(hands, trump, leader, trick, side))
@@ -81,7 +81,7 @@ def test_max_and_target_match_brute_force(solver, seed):
 @pytest.mark.parametrize("seed", range(2))
 def test_min_matches_brute_force(solver, seed):
     rng = np.random.default_rng(200 + seed)
-    for n in _sizes(rng, 120):
+    for n in _sizes(rng, 100):
         hands, trump, leader, trick = random_ending(rng, int(n))
         side = int(rng.choice(SIDES))
         want = ref_value(*_ref_args(hands, trump, leader, trick, side), minimise=True)
@@ -93,7 +93,7 @@ def test_min_matches_brute_force(solver, seed):
 @pytest.mark.parametrize("seed", range(2))
 def test_exact_matches_brute_force(solver, seed):
     rng = np.random.default_rng(300 + seed)
-    for n in _sizes(rng, 120):
+    for n in _sizes(rng, 100):
         hands, trump, leader, trick = random_ending(rng, int(n))
         side = int(rng.choice(SIDES))
         k = int(rng.integers(0, n + 1))
@@ -105,7 +105,7 @@ def test_exact_matches_brute_force(solver, seed):
 @pytest.mark.parametrize("objective", ["max", "min", "exact"])
 def test_card_values_match_brute_force(solver, objective):
     rng = np.random.default_rng(400 + len(objective))
-    for n in _sizes(rng, 40):
+    for n in _sizes(rng, 30):
         hands, trump, leader, trick = random_ending(rng, int(n))
         side = int(rng.choice(SIDES))
         k = int(rng.integers(0, n + 1))
