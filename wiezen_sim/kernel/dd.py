@@ -269,9 +269,9 @@ def _team_quick_tricks(hands, leader, trump, team):
                 if trump >= 0 and s != trump:
                     ruffed = False
                     for p in range(4):
-                        if not (team >> p) & 1 and ((hands[p] >> (16 * s)) & LANE) == 0:
-                            if (hands[p] >> (16 * trump)) & LANE:
-                                ruffed = True
+                        void = ((hands[p] >> (16 * s)) & LANE) == 0
+                        if void and not (team >> p) & 1 and (hands[p] >> (16 * trump)) & LANE:
+                            ruffed = True
                     if ruffed:
                         continue
                 entry = True
@@ -318,9 +318,10 @@ def _gen_moves(
         my_len = popcount(lane_l)
         top_rem = highest_index(lane_r)
         holder_top = -1
-        for p in range(4):
-            if (hands[p] >> (16 * s + top_rem)) & 1:
-                holder_top = p
+        if pos == 0:
+            for p in range(4):
+                if (hands[p] >> (16 * s + top_rem)) & 1:
+                    holder_top = p
         while lane_l:
             top = highest_index(lane_l)
             lane_l ^= 1 << top
