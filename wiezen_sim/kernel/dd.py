@@ -465,6 +465,31 @@ _SEARCH_SIG = types.boolean(
 )  # fmt: skip
 
 
+@njit(cache=True)
+def _never_wins(hands, trump, group):
+    """True when the seats in ``group`` cannot win any trick while others lead.
+
+    Holds when the group has no trump and, in every suit, its highest card is below the
+    others' lowest card of that suit: whatever the others lead, the group follows lower
+    or discards. Since the winner leads next, a group not on lead never wins again.
+    """
+    mine = 0
+    theirs = 0
+    for p in range(4):
+        if (group >> p) & 1:
+            mine |= hands[p]
+        else:
+            theirs |= hands[p]
+    if trump >= 0 and (mine >> (16 * trump)) & LANE:
+        return False
+    for s in range(4):
+        g = (mine >> (16 * s)) & LANE
+        o = (theirs >> (16 * s)) & LANE
+        if g and o and highest_index(g) > lowest_index(o):
+            return False
+    return True
+
+
 @njit(_SEARCH_SIG, cache=True)
 def _search(
     hands,
@@ -524,6 +549,14 @@ def _search(
             cmask = 15 ^ cmask
             lo = tl - hi
             hi = BIG
+        # a set of seats not on lead that can never win a trick (see _never_wins) never
+        # gets the lead back: the counted tricks are then 0 or all of them (misère proofs)
+        if not (cmask >> leader) & 1 and _never_wins(hands, trump, cmask):
+            scratch[2, ply, 0] = rem
+            return lo <= 0 <= hi
+        if (cmask >> leader) & 1 and _never_wins(hands, trump, 15 ^ cmask):
+            scratch[2, ply, 0] = rem
+            return lo <= tl <= hi
         if tl == 1:
             # last trick: every card is forced
             best = lowest_index(hands[leader])
