@@ -1,0 +1,133 @@
+"""The advisor (issue 4): certain outcomes, reproducibility, settlement, bad input."""
+
+import json
+
+import numpy as np
+import pytest
+
+from wiezen_sim.analysis.advise import advise, check_position, sample_hands
+from wiezen_sim.cards import FULL_DECK, card_count, parse_card, parse_hand
+from wiezen_sim.cli import main
+from wiezen_sim.parallel import sample_seeds
+from wiezen_sim.rules.payments import settle
+from wiezen_sim.rules.ruleset import get_rules
+
+SPADES = "S:AKQJT98765432"
+LOW = "S:5432 H:432 D:432 C:432"
+
+
+def row(table, contract, trump=None):
+    """The one row of ``contract`` (in ``trump``); for vraag the acceptance-weighted row."""
+    rows = table[(table.contract == contract) & (table.trump.fillna("-") == (trump or "-"))]
+    if contract == "vraag":
+        rows = rows[rows.partner == "accepting"]
+    assert len(rows) == 1, rows
+    return rows.iloc[0]
+
+
+def test_sampled_deals_respect_knowledge():
+    hand = parse_hand("S:AKQJ98 H:AK2 D:A3 C:52")
+    turned = parse_card("7H")
+    for word in sample_seeds(3, 50):
+        hands = [int(h) for h in sample_hands(word, hand, 1, turned)]
+        assert hands[1] == hand and hands[3] >> turned & 1
+        assert [card_count(h) for h in hands] == [13] * 4 and sum(hands) == FULL_DECK
+
+
+def test_thirteen_spades_eldest():
+    t = advise(SPADES, "eldest", "2H", samples=12, seed=1, n_jobs=1).table
+    assert row(t, "solo_slim", "S").p_success == 1.0
+    assert row(t, "abondance", "S").p_success == 1.0 and row(t, "abondance", "S").mean_tricks == 13
+    # eldest must lead a spade and nobody can follow: every trick is won
+    assert row(t, "miserie").p_success == 0.0 and row(t, "pico").p_success == 0.0
+    assert row(t, "open_miserie").p_success == 0.0 and row(t, "kleine_miserie").p_success == 0.0
+
+
+def test_thirteen_spades_dealer_makes_miserie():
+    t = advise(SPADES, "dealer", "AS", samples=12, seed=2, n_jobs=1).table
+    assert row(t, "miserie").p_success == 1.0 and row(t, "open_miserie").p_success == 1.0
+    assert row(t, "solo_slim", "S").p_success == 1.0
+
+
+def test_lowest_cards_make_miserie():
+    """2-3-4 of every suit plus the 5 of spades: the declarer never wins a trick.
+
+    Every card the others hold is higher than the declarer's cards of its suit (they
+    hold 5..A, or 6..A in spades), so whatever they lead the declarer follows lower
+    or discards, and with no trump a discard never wins. If the declarer leads first,
+    the others hold at least nine cards of every suit, so someone follows higher.
+    Hence 0 tricks: miserie always succeeds and pico (exactly one) never does.
+    """
+    for seat in ("eldest", "third"):
+        t = advise(LOW, seat, "AH", samples=12, seed=3, n_jobs=1).table
+        assert row(t, "miserie").p_success == 1.0 and row(t, "open_miserie").p_success == 1.0
+        assert row(t, "pico").p_success == 0.0
+        assert row(t, "kleine_miserie").p_success == 1.0
+
+
+def test_same_seed_same_numbers_any_jobs():
+    a = advise("S:AKQJ98 H:AK2 D:A3 C:52", "second", "7H", samples=16, seed=9, n_jobs=1, batch_size=5).to_dict()
+    b = advise("S:AKQJ98 H:AK2 D:A3 C:52", "second", "7H", samples=16, seed=9, n_jobs=2, batch_size=3).to_dict()
+    assert json.dumps(a) == json.dumps(b)
+
+
+def test_ev_matches_settlement():
+    rules = get_rules()
+    advice = advise("S:AKQJ98 H:AK2 D:A3 C:52", "eldest", "7H", samples=16, seed=4, n_jobs=1)
+    for (_, r), (_, dist) in zip(advice.table.iterrows(), advice.distribution.iterrows(), strict=True):
+        if r.contract not in ("solo", "abondance", "miserie", "open_miserie") or dist.isna().all():
+            continue
+        ev = sum(p * settle(rules, r.contract, (0,), t)[0] for t, p in dist.items() if p > 0)
+        assert ev == pytest.approx(r.ev_units)
+
+
+def test_troel_row_with_three_aces():
+    advice = advise("S:AK2 H:A32 D:A32 C:5432", "second", "7C", samples=8, seed=5, n_jobs=1)
+    assert "troel" in set(advice.table.contract)
+    assert advice.recommendation["contract"] in ("troel", "open_miserie", "solo_slim")
+
+
+def test_presets_omit_switched_off_contracts():
+    t = advise(LOW, "eldest", "AH", rules="classic", samples=4, seed=1, n_jobs=1).table
+    assert not {"kleine_miserie", "pico"} & set(t.contract)
+
+
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (["S:AKQJT9876543", "--turned", "2H"], "12 cards"),
+        (["S:AKQJT98765432", "H:2", "--turned", "3H"], "14 cards"),
+        (["S:AKQJT98765432", "S:2", "--turned", "2H"], "duplicated card 2S"),
+        (["S:AKQJT98765432", "--turned", "AS"], "dealer's hand, not in yours"),
+        (["S:AKQJT98765432", "--seat", "dealer", "--turned", "2H"], "dealer's own hand"),
+        (["S:AKQJT98765432", "--seat", "north", "--turned", "2H"], "invalid choice"),
+        (["S:AKQJT98765432", "--turned", "2H", "--rules", "bogus"], "unknown rules preset"),
+        (["S:AKQJT98765432", "--turned", "2H", "--samples", "0"], "--samples must be positive"),
+        (["S:AKQJT98765432", "--turned", "2X"], "not a card"),
+        (["S:AKQJT98765432"], "--turned"),
+    ],
+)
+def test_bad_input_one_line_exit_2(capsys, argv, message):
+    try:
+        code = main(["advise", *argv, "--quiet"])
+    except SystemExit as exc:
+        code = exc.code
+    assert code == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1, err
+
+
+def test_cli_json_and_example(capsys):
+    assert main(["advise", "--samples", "4", "--seed", "1", "--jobs", "1", "--format", "json", "--quiet"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) >= {"hand", "seat", "turned", "rules", "samples", "seed", "method", "contracts", "recommendation"}
+    assert {"contract", "trump", "p_success", "ci_low", "ci_high", "mean_tricks", "ev_units", "n"} <= set(
+        out["contracts"][0]
+    )
+    assert out["samples"] == 4 and out["seed"] == 1
+
+
+def test_check_position_dealer_holds_turned():
+    mask, seat, card = check_position(SPADES, "dealer", "AS")
+    assert seat == 3 and mask >> card & 1
+    assert np.uint64(sample_seeds(1, 1)[0]) > 0
