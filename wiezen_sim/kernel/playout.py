@@ -107,8 +107,8 @@ def sample_deal(state, hands, need, unseen):
 
 
 @njit(cache=True)
-def _lowest_rank_card(mask, trump):
-    """Lowest-ranked card of ``mask``, preferring non-trumps."""
+def lowest_rank_card(mask, trump):
+    """Lowest-ranked card of a non-empty ``mask``, side suits before trumps."""
     best = -1
     best_rank = 99
     for s in range(4):
@@ -162,8 +162,8 @@ def _heuristic_card(hands, seat, n_players, pos, lead_suit, win_card, win_seat, 
                 winners |= 1 << c
         if winners:
             # cheapest winner: lowest suit-lane card of a non-trump, else lowest trump
-            return _lowest_rank_card(winners, trump)
-    return _lowest_rank_card(legal, trump)
+            return lowest_rank_card(winners, trump)
+    return lowest_rank_card(legal, trump)
 
 
 @njit(cache=True)

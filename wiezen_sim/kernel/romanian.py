@@ -72,7 +72,7 @@ import numpy as np
 from numba import njit
 
 from wiezen_sim.kernel.bits import LANE, highest_index, lowest_index, popcount
-from wiezen_sim.kernel.playout import random_card, rng_below, rng_new, sample_deal
+from wiezen_sim.kernel.playout import lowest_rank_card, random_card, rng_below, rng_new, sample_deal
 from wiezen_sim.kernel.trick import beats, legal_mask
 
 PLAY_RANDOM = 0
@@ -84,24 +84,6 @@ MODE_FIXED = 1  # advise: the analysed seat bids and plays like the heuristic bo
 
 MUST_TRUMP = 1
 _WORLD_TRIES = 30
-
-
-@njit(cache=True)
-def _lowest_by_rank(mask, trump):
-    """Lowest-ranked card of a non-empty ``mask``, side suits before trumps."""
-    best = -1
-    best_rank = 99
-    for s in range(4):
-        lane = (mask >> (16 * s)) & LANE
-        if lane == 0 or s == trump:
-            continue
-        r = lowest_index(lane)
-        if r < best_rank:
-            best_rank = r
-            best = 16 * s + r
-    if best < 0:
-        best = lowest_index(mask)
-    return best
 
 
 @njit(cache=True)
@@ -146,7 +128,7 @@ def aim_card(hand, outstanding, pos, last, lead_suit, win_card, trump, want):
                 out = (outstanding >> (16 * s)) & LANE
                 if out == 0 or top > highest_index(out):
                     return 16 * s + top
-        return _lowest_by_rank(legal, trump)
+        return lowest_rank_card(legal, trump)
     winners = 0
     m = legal
     while m:
@@ -156,7 +138,7 @@ def aim_card(hand, outstanding, pos, last, lead_suit, win_card, trump, want):
             winners |= 1 << c
     if want:
         if winners == 0:
-            return _lowest_by_rank(legal, trump)
+            return lowest_rank_card(legal, trump)
         if last:
             return lowest_index(winners)  # winners are all of one suit (led suit or trumps)
         s = lowest_index(winners) >> 4
