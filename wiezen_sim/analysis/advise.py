@@ -10,8 +10,9 @@ seat 3 = dealer.
 
 Per sampled deal (the arrays of ``_solve_batch``, one row per sample). Exact trick
 counts where the payment needs them, one zero-window target test elsewhere:
-    alone[s]    int8[4]  most tricks the declarer can force alone, trump s, eldest leads
-                         (solo, abondance in each suit, abondance in troef) — exact
+    alone[s]    int8[4]  most tricks the declarer can force alone, trump s, eldest leads:
+                         exact for the turned suit (solo, abondance in troef) and with
+                         abondance levels; otherwise only the abondance test (9 or 0)
     slim[s]     bool[4]  can the declarer take all 13, trump s, declarer leads — test
     misere      bool     can the declarer lose every trick, no trump, eldest leads
                          (miserie; open miserie is the same question double dummy) — test
@@ -240,7 +241,10 @@ def _solve_batch(seeds: np.ndarray, hand: int, seat: int, turned: int, rules: Ru
     for i, word in enumerate(seeds):
         hands = sample_hands(word, hand, p, turned)
         for s in range(4):
-            out["alone"][i, s] = _solver(s).solve(hands, s, ELDEST, side)
+            if s == trump or rules.abondance_levels:  # solo pays per trick; levels need the count
+                out["alone"][i, s] = _solver(s).solve(hands, s, ELDEST, side)
+            else:  # abondance pays flat: only whether 9 can be made
+                out["alone"][i, s] = 9 if _solver(s).can_force(hands, s, ELDEST, side, 9) else 0
             out["slim"][i, s] = _solver(s).can_force(hands, s, p, side, 13)
         out["misere"][i] = nt.can_force(hands, -1, ELDEST, side, 0, "min")
         if rules.pico:
@@ -369,12 +373,13 @@ def _build_rows(res: dict, hand: int, p: int, turned: int, rules: RuleSet) -> _R
         rows.add("pico", None, res["pico"], rows.flat_payout("pico", res["pico"]))
     for s in range(4):
         tricks = res["alone"][:, s]
+        counted = tricks if s == trump or rules.abondance_levels else None  # where counts are exact
         if rules.abondance_levels:
             for level in (9, 10, 11, 12):
                 ev = rows.payout("abondance", None, tricks, level=level)
-                rows.add("abondance", s, tricks >= level, ev, tricks, level=level)
+                rows.add("abondance", s, tricks >= level, ev, counted, level=level)
         else:
-            rows.add("abondance", s, tricks >= 9, rows.payout("abondance", None, tricks), tricks)
+            rows.add("abondance", s, tricks >= 9, rows.payout("abondance", None, tricks), counted)
     if "abondance_in_troef" in contracts:
         rows.add("abondance_in_troef", trump, alone_t >= 9, rows.payout("abondance_in_troef", None, alone_t), alone_t)
     for name in ("miserie", "open_miserie"):
