@@ -105,6 +105,8 @@ def test_presets_omit_switched_off_contracts():
         (["S:AKQJT98765432", "--turned", "2H", "--samples", "0"], "--samples must be positive"),
         (["S:AKQJT98765432", "--turned", "2X"], "not a card"),
         (["S:AKQJT98765432"], "--turned"),
+        (["S:AKQJT98765432", "--turned", "2H", "--jobs", "0"], "jobs must be"),
+        (["S:AKQJT98765432", "--turned", "2H", "--samples", "2", "--out", "/nonexistent/dir/x.csv"], "No such file"),
     ],
 )
 def test_bad_input_one_line_exit_2(capsys, argv, message):

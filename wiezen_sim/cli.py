@@ -183,7 +183,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         args.func(args)
-    except (UsageError, ValueError) as exc:
+    except (UsageError, ValueError, OSError) as exc:
         print(f"wiezen-sim {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     return 0

@@ -129,6 +129,14 @@ class Advice:
                 f"runner-up: {_option_name(run)}  ({run['ev_units']:+.2f} units); "
                 f"P(recommendation really better) = {self.p_order:.3f}"
             )
+        lines += [
+            "",
+            "p_success: probability the contract is made (double dummy); 95% CI: Wilson interval;",
+            "mean_tricks: tricks of the declaring side (blank where only a target test is run);",
+            "ev_units: your expected settlement in units (chips), RULES.md 1.6; n: deals counted.",
+            "partner: the partner's seat (0 eldest … 3 dealer); 'accepting' = the first seat that accepts",
+            "under the acceptance rule (its n counts those deals, its ev_units counts 0 when nobody accepts).",
+        ]
         if m.get("troel_obligation"):
             lines.append("three or four aces: troel is obligatory (only open miserie or solo slim may replace it)")
         return "\n".join(lines)
@@ -441,6 +449,8 @@ def advise(
         raise ValueError(f"unknown method {method!r}; known: {', '.join(METHODS)}")
     if samples <= 0:
         raise ValueError(f"samples must be positive, got {samples}")
+    if n_jobs == 0:
+        raise ValueError("jobs must be a worker count ≥ 1, or negative for all cores (-1) and joblib's -2, …")
     seed = resolve_seed(seed)
     seeds = sample_seeds(seed, samples)
     parts = run_batches(
@@ -456,7 +466,7 @@ def advise(
     if obliged:
         options = [(ev, i) for ev, i in options if rows.rows[i]["contract"] in TROEL_ONLY]
     else:
-        options.append((0.0, -1))  # pass
+        options.insert(0, (0.0, -1))  # pass, first so that it wins ties (the sort is stable)
     options.sort(key=lambda x: -x[0])
 
     def describe(index: int) -> dict:
