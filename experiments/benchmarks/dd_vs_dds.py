@@ -36,17 +36,7 @@ STRAINS = (0, 1, 2, 3, -1)
 
 sys.path.insert(0, str(ROOT))
 
-
-def load(path: Path) -> list[tuple[str, list[int]]]:
-    deals, pbn = [], None
-    for line in path.read_text().splitlines():
-        if line.startswith("PBN"):
-            pbn = line[line.index('"') + 1 : line.rindex('"')]
-        elif line.startswith("TABLE") and pbn is not None:
-            deals.append((pbn, [int(x) for x in line.split()[1:21]]))
-            pbn = None
-    return deals
-
+from tests.conftest import load_dds_tables as load  # noqa: E402  (one parser of DDS hands files)
 
 _COMPILE_SNIPPET = """
 import time
