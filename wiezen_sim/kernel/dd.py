@@ -21,9 +21,11 @@ trick boundaries keyed on relative ranks (who holds the i-th highest remaining c
 every suit, so positions that differ only by already played cards share an entry),
 restricted to the cards that decided the result (partition search, as in DDS), storing
 lower/upper bounds and the best lead; equivalent-card (sequence) pruning;
-quick tricks of the leader and the sure trick of the highest trump; the last trick
-evaluated directly; move ordering by simple card-play heuristics with the table's
-best lead first.
+lowest win (after a card is refuted without its rank mattering, the player's lower
+cards of that suit are not searched); quick tricks of the side on lead (a line of sure
+winners and entries played out); the sure trick of the highest trump; a side that can
+never win a trick again; the last trick evaluated directly; move ordering by simple
+card-play heuristics with the table's best lead first.
 
 State arrays (allocated by the caller, passed down, never reallocated):
     hands:   int64[4] — ``hands[seat]`` = mask of cards still held (modified during the
@@ -198,90 +200,127 @@ def _tt_store(tt_heads, tt_next, tt_keys, tt_vals, tt_meta, kw0, kw1b, pat, kw1,
 
 
 @njit(cache=True)
-def _quick_tricks(hands, leader, trump, team):
-    """Tricks the leader can cash at once with top cards of its own hand, and their cards.
-
-    In a trump game a side-suit run is capped by the length of every opponent (seat not
-    in ``team``) who still holds a trump, since they follow until void and then ruff.
-    Returns ``(tricks, mask of the cards that make them)``.
-    """
-    rem = hands[0] | hands[1] | hands[2] | hands[3]
-    mine = hands[leader]
-    opp_trumps = 0
-    if trump >= 0:
-        tl_mask = LANE << (16 * trump)
-        for p in range(4):
-            if not (team >> p) & 1 and hands[p] & tl_mask:
-                opp_trumps |= 1 << p
-    qt = 0
+def _cash_line(hands, leader, trump, team, th, transfer_first):
+    """One line of cashing for :func:`_cash_tricks`; returns ``(tricks, decisive cards)``."""
+    otop = 0  # per opponent seat and suit 4 bits: its highest rank there at the start (0 = none)
+    olen = 0  # per opponent seat and suit 4 bits: cards it can still hold
+    for p in range(4):
+        if (team >> p) & 1:
+            th[p] = hands[p]
+        else:
+            th[p] = 0
+            for s in range(4):
+                lane = (hands[p] >> (16 * s)) & LANE
+                if lane:
+                    olen |= popcount(lane) << (4 * (4 * p + s))
+                    otop |= highest_index(lane) << (4 * (4 * p + s))
+    x = leader
+    tricks = 0
     rel = 0
-    for s in range(4):
-        my = (mine >> (16 * s)) & LANE
-        if my == 0:
-            continue
-        r = (rem >> (16 * s)) & LANE
-        k = 0
-        while r:
-            top = highest_index(r)
-            if (my >> top) & 1:
-                k += 1
-                r ^= 1 << top
-            else:
+    while th[x]:
+        lead = -1
+        winner_seat = -1
+        bar = -1
+        for step in range(2):
+            transfer = (step == 0) == transfer_first
+            for s in range(4):
+                mine = (th[x] >> (16 * s)) & LANE
+                if mine == 0:
+                    continue
+                # never lead a side suit in which an opponent holding a trump is void;
+                # a sure winner beats the top card of every opponent who may still follow
+                safe = True
+                bar = -1
+                for p in range(4):
+                    if (team >> p) & 1:
+                        continue
+                    sh = 4 * (4 * p + s)
+                    if (olen >> sh) & 15:
+                        if ((otop >> sh) & 15) > bar:
+                            bar = (otop >> sh) & 15
+                    elif trump >= 0 and s != trump and (olen >> (4 * (4 * p + trump))) & 15:
+                        safe = False
+                if not safe:
+                    continue
+                if transfer:
+                    low = lowest_index(mine)
+                    for p in range(4):
+                        if p != x and (team >> p) & 1:
+                            lane = (th[p] >> (16 * s)) & LANE
+                            if lane and highest_index(lane) > bar and highest_index(lane) > low:
+                                lead = 16 * s + low
+                                winner_seat = p
+                                break
+                else:
+                    top = highest_index(mine)
+                    if top > bar:
+                        lead = 16 * s + top
+                        winner_seat = x
+                if lead >= 0:
+                    break
+            if lead >= 0:
                 break
-        if k == 0:
-            continue
-        if opp_trumps and s != trump:
-            for p in range(4):
-                if (opp_trumps >> p) & 1:
-                    ln = popcount((hands[p] >> (16 * s)) & LANE)
-                    if ln < k:
-                        k = ln
-        if k > 0:
-            qt += k
-            lane = my
-            for _ in range(k):
-                top = highest_index(lane)
-                lane ^= 1 << top
-                rel |= 1 << (16 * s + top)
-    return qt, rel
+        if lead < 0:
+            break
+        s = lead >> 4
+        th[x] ^= 1 << lead
+        best = lead
+        best_seat = x
+        played = 1 << lead
+        for i in range(1, 4):
+            p = (x + i) & 3
+            if (team >> p) & 1:
+                lane = (th[p] >> (16 * s)) & LANE
+                if lane:
+                    c = 16 * s + (highest_index(lane) if p == winner_seat else lowest_index(lane))
+                else:
+                    # discard the lowest card of the longest side suit, else the lowest trump
+                    su_d = trump
+                    ln_d = 0
+                    for su in range(4):
+                        ln_ = popcount((th[p] >> (16 * su)) & LANE)
+                        if su != trump and ln_ > ln_d:
+                            su_d = su
+                            ln_d = ln_
+                    c = 16 * su_d + lowest_index((th[p] >> (16 * su_d)) & LANE)
+                th[p] ^= 1 << c
+                played |= 1 << c
+                if beats(c, best, trump):
+                    best = c
+                    best_seat = p
+            else:
+                sh = 4 * (4 * p + s)
+                if (olen >> sh) & 15:
+                    olen -= 1 << sh
+        # the winner's rank is needed when it beat a teammate's card of its suit or an
+        # opponent's top card; the other cards of the line are "lowest of a suit"
+        if (played & (LANE << (16 * (best >> 4))) & ~(1 << best)) or ((best >> 4) == s and bar >= 0):
+            rel |= 1 << best
+        x = best_seat
+        tricks += 1
+    return tricks, rel
 
 
 @njit(cache=True)
-def _team_quick_tricks(hands, leader, trump, team):
-    """Quick tricks of the leader's team: the leader's own, or a teammate's reached by an entry.
+def _cash_tricks(hands, leader, trump, team, th):
+    """Tricks the leader's team can take in a row from here, whatever the others do.
 
-    A teammate who holds the top card of a suit in which the leader has a card (and that
-    is not ruffed at once) can be put on lead; from there the teammate cashes its own
-    quick tricks, the entry trick included. Returns the best ``(tricks, cards)``.
+    Two lines of play are played out: the team member on lead cashes its highest card
+    of a suit when it is a sure winner, or leads low to a teammate's sure winner (an
+    entry, also used to unblock), one line preferring the first, one the second;
+    teammates follow low or discard from their longest side suit. A card is a sure
+    winner when it beats the top card (at the start) of every opponent (seat not in
+    ``team``) that may still hold a card of its suit. Side suits in which an opponent
+    who still holds a trump is void are never led. Neither line depends on how the
+    opponents play, so the better count is a lower bound on the team's tricks; the
+    winning cards whose rank the line needs are returned with it. ``th`` is int64[>= 4]
+    scratch for the team's hands. Returns ``(tricks, decisive cards)``.
     """
-    qt, rel = _quick_tricks(hands, leader, trump, team)
-    rem = hands[0] | hands[1] | hands[2] | hands[3]
-    for q in range(4):
-        if q == leader or not (team >> q) & 1:
-            continue
-        entry = False
-        for s in range(4):
-            lane_r = (rem >> (16 * s)) & LANE
-            if lane_r == 0 or ((hands[leader] >> (16 * s)) & LANE) == 0:
-                continue
-            top = highest_index(lane_r)
-            if (hands[q] >> (16 * s + top)) & 1:
-                if trump >= 0 and s != trump:
-                    ruffed = False
-                    for p in range(4):
-                        void = ((hands[p] >> (16 * s)) & LANE) == 0
-                        if void and not (team >> p) & 1 and (hands[p] >> (16 * trump)) & LANE:
-                            ruffed = True
-                    if ruffed:
-                        continue
-                entry = True
-                break
-        if entry:
-            q_qt, q_rel = _quick_tricks(hands, q, trump, team)
-            if q_qt > qt:
-                qt = q_qt
-                rel = q_rel
-    return qt, rel
+    a, rel_a = _cash_line(hands, leader, trump, team, th, False)
+    b, rel_b = _cash_line(hands, leader, trump, team, th, True)
+    if b > a:
+        return b, rel_b
+    return a, rel_a
 
 
 # ---------------------------------------------------------------- move generation
@@ -467,11 +506,13 @@ _SEARCH_SIG = types.boolean(
 
 @njit(cache=True)
 def _never_wins(hands, trump, group):
-    """True when the seats in ``group`` cannot win any trick while others lead.
+    """The cards that prove the seats in ``group`` cannot win a trick while others lead, or -1.
 
     Holds when the group has no trump and, in every suit, its highest card is below the
     others' lowest card of that suit: whatever the others lead, the group follows lower
     or discards. Since the winner leads next, a group not on lead never wins again.
+    The proof needs, per suit held by both, the others' lowest card: the segment from it
+    up holds every card of the others and none of the group's (lengths do the rest).
     """
     mine = 0
     theirs = 0
@@ -481,13 +522,17 @@ def _never_wins(hands, trump, group):
         else:
             theirs |= hands[p]
     if trump >= 0 and (mine >> (16 * trump)) & LANE:
-        return False
+        return -1
+    rel = 0
     for s in range(4):
         g = (mine >> (16 * s)) & LANE
         o = (theirs >> (16 * s)) & LANE
-        if g and o and highest_index(g) > lowest_index(o):
-            return False
-    return True
+        if g and o:
+            low = lowest_index(o)
+            if highest_index(g) > low:
+                return -1
+            rel |= 1 << (16 * s + low)
+    return rel
 
 
 @njit(_SEARCH_SIG, cache=True)
@@ -551,12 +596,16 @@ def _search(
             hi = BIG
         # a set of seats not on lead that can never win a trick (see _never_wins) never
         # gets the lead back: the counted tricks are then 0 or all of them (misère proofs)
-        if not (cmask >> leader) & 1 and _never_wins(hands, trump, cmask):
-            scratch[2, ply, 0] = rem
-            return lo <= 0 <= hi
-        if (cmask >> leader) & 1 and _never_wins(hands, trump, 15 ^ cmask):
-            scratch[2, ply, 0] = rem
-            return lo <= tl <= hi
+        if not (cmask >> leader) & 1:
+            nw = _never_wins(hands, trump, cmask)
+            if nw >= 0:
+                scratch[2, ply, 0] = nw
+                return lo <= 0 <= hi
+        else:
+            nw = _never_wins(hands, trump, 15 ^ cmask)
+            if nw >= 0:
+                scratch[2, ply, 0] = nw
+                return lo <= tl <= hi
         if tl == 1:
             # last trick: every card is forced
             best = lowest_index(hands[leader])
@@ -598,13 +647,13 @@ def _search(
                     return False
         if one_sided and cmask == mmask:
             if (mmask >> leader) & 1:
-                qt, qrel = _team_quick_tricks(hands, leader, trump, mmask)
+                qt, qrel = _cash_tricks(hands, leader, trump, mmask, scratch[2, ply, 4:])
                 if qt >= lo:
                     stats[3] += 1
                     scratch[2, ply, 0] = qrel
                     return True
             else:
-                qt, qrel = _team_quick_tricks(hands, leader, trump, 15 ^ mmask)
+                qt, qrel = _cash_tricks(hands, leader, trump, 15 ^ mmask, scratch[2, ply, 4:])
                 if tl - qt < lo:
                     stats[3] += 1
                     scratch[2, ply, 0] = qrel
@@ -726,8 +775,18 @@ def _search(
     result = not is_max
     best = -1
     rel = 0
+    # lowest win: per suit, the rank below which the player's cards need no search
+    lw0 = -1
+    lw1 = -1
+    lw2 = -1
+    lw3 = -1
     for i in range(n):
         c = moves[i]
+        su = c >> 4
+        rk = c & 15
+        lw = lw0 if su == 0 else (lw1 if su == 1 else (lw2 if su == 2 else lw3))
+        if rk < lw:
+            continue
         bit = 1 << c
         hands[player] ^= bit
         if pos == 0:
@@ -772,6 +831,18 @@ def _search(
             rel = crel
             break
         rel |= crel
+        if lw < 0:
+            lane_rel = (rel >> (16 * su)) & LANE
+            low = lowest_index(lane_rel) if lane_rel else 16
+            if rk < low:
+                if su == 0:
+                    lw0 = low
+                elif su == 1:
+                    lw1 = low
+                elif su == 2:
+                    lw2 = low
+                else:
+                    lw3 = low
     rel = _extend_rel(rel, legal, rem | trick_mask)
     if pos == 0:
         rel = _segment(rel, rem)
