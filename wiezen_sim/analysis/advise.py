@@ -46,6 +46,7 @@ Documented rules where the issue leaves a choice:
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -223,8 +224,20 @@ def _solver(trump: int) -> DDSolver:
     return _SOLVERS[trump]
 
 
-def _solve_batch(seeds: np.ndarray, hand: int, seat: int, turned: int, rules: RuleSet, accept_tricks: float) -> dict:
-    """Ask every question of every sampled deal of one batch (layout in the module docstring)."""
+def _solve_batch(
+    seeds: np.ndarray,
+    hand: int,
+    seat: int,
+    turned: int,
+    rules: RuleSet,
+    accept_tricks: float,
+    wanted: frozenset[str] | None = None,
+) -> dict:
+    """Ask every question (or those of the ``wanted`` contracts) of every sampled deal of one batch.
+
+    The layout is in the module docstring; an answer not asked keeps its initial value.
+    """
+    ask = _asker(wanted)
     n = len(seeds)
     p = seat
     side = 1 << p
@@ -248,27 +261,29 @@ def _solve_batch(seeds: np.ndarray, hand: int, seat: int, turned: int, rules: Ru
     order = [(p + k) % 4 for k in range(1, 4)]
     for i, word in enumerate(seeds):
         hands = sample_hands(word, hand, p, turned)
-        for s in range(4):
+        for s in range(4) if ask("solo", "abondance", "abondance_in_troef", "solo_slim") else ():
             if s == trump or rules.abondance_levels:  # solo pays per trick; levels need the count
                 out["alone"][i, s] = _solver(s).solve(hands, s, ELDEST, side)
             else:  # abondance pays flat: only whether 9 can be made
                 out["alone"][i, s] = 9 if _solver(s).can_force(hands, s, ELDEST, side, 9) else 0
-            out["slim"][i, s] = _solver(s).can_force(hands, s, p, side, 13)
-        out["misere"][i] = nt.can_force(hands, -1, ELDEST, side, 0, "min")
-        if rules.pico:
+            if ask("solo_slim"):
+                out["slim"][i, s] = _solver(s).can_force(hands, s, p, side, 13)
+        if ask("miserie", "open_miserie"):
+            out["misere"][i] = nt.can_force(hands, -1, ELDEST, side, 0, "min")
+        if rules.pico and ask("pico"):
             out["pico"][i] = nt.solve(hands, -1, ELDEST, side, "exact", k=1)
-        if rules.kleine_miserie:
+        if rules.kleine_miserie and ask("kleine_miserie"):
             after = np.array([int(h) & ~(1 << _highest_discard(int(h))) for h in hands], dtype=np.int64)
             for j, c in enumerate(candidates):
                 after[p] = hand & ~(1 << c)
                 out["kleine"][i, j] = nt.can_force(after, -1, ELDEST, side, 0, "min")
-        for q in order:
+        for q in order if ask("vraag") else ():
             out["pair_ok"][i, q] = _solver(trump).can_force(hands, trump, ELDEST, side | 1 << q, need)
             out["accepts"][i, q] = playing_tricks(int(hands[q]), trump) >= accept_tricks
         acceptor = next((q for q in order if out["accepts"][i, q]), None)
-        if acceptor is not None:
+        if acceptor is not None and ask("vraag"):
             out["accepted"][i] = _solver(trump).solve(hands, trump, ELDEST, side | 1 << acceptor)
-        if aces(hand) >= 3:
+        if aces(hand) >= 3 and ask("troel"):
             setup = troel_setup([int(h) for h in hands], p, rules)
             lead_hands = hands.copy()
             lead_hands[setup.partner] &= ~(1 << setup.lead)
@@ -279,6 +294,11 @@ def _solve_batch(seeds: np.ndarray, hand: int, seat: int, turned: int, rules: Ru
             out["troel_partner"][i] = setup.partner
             out["troel_target"][i] = setup.target
     return out
+
+
+def _asker(wanted: frozenset[str] | None):
+    """``ask(*contracts)``: whether any of these contracts is wanted (all are when ``wanted`` is None)."""
+    return lambda *names: wanted is None or not wanted.isdisjoint(names)
 
 
 def _merge(parts: list[dict]) -> dict:
@@ -414,6 +434,7 @@ def advise(
     batch_size: int = 25,
     backend: str = "loky",
     progress: bool | None = None,
+    contracts: Sequence[str] | None = None,
 ) -> Advice:
     """Estimate every contract this hand could declare, by Monte Carlo double dummy.
 
@@ -429,6 +450,9 @@ def advise(
         n_jobs: joblib workers (-1 = all cores).
         method: ``dd`` (double dummy).
         accept_tricks: the vraag acceptance rule's threshold (module docstring).
+        contracts: only these contracts (names of RULES.md 1.3): the table has only
+            their rows, the solver asks only their questions and the recommendation is
+            among them and pass; ``None`` = every contract of the rules.
 
     Returns:
         :class:`Advice`. ``table`` (pandas.DataFrame), one row per option:
@@ -441,10 +465,11 @@ def advise(
         distribution.
 
     Raises:
-        ValueError: bad hand, seat, turned card, rules, method or samples ≤ 0.
+        ValueError: bad hand, seat, turned card, rules, method, contract name or samples ≤ 0.
     """
     mask, p, card = check_position(hand, seat, turned)
     rule_set = get_rules(rules)
+    wanted = None if contracts is None else frozenset(contract_spec(c).name for c in contracts)
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; known: {', '.join(METHODS)}")
     if samples <= 0:
@@ -454,9 +479,12 @@ def advise(
     seed = resolve_seed(seed)
     seeds = sample_seeds(seed, samples)
     parts = run_batches(
-        _Batch(mask, p, card, rule_set, accept_tricks), seeds, batch_size, n_jobs, backend, progress, "deals"
+        _Batch(mask, p, card, rule_set, accept_tricks, wanted), seeds, batch_size, n_jobs, backend, progress, "deals"
     )
     rows = _build_rows(_merge(parts), mask, p, card, rule_set)
+    if wanted is not None:
+        keep = [i for i, row in enumerate(rows.rows) if row["contract"] in wanted]
+        rows.rows, rows.evs, rows.dists = ([x[i] for i in keep] for x in (rows.rows, rows.evs, rows.dists))
     table = pd.DataFrame(rows.rows)
     distribution = pd.DataFrame(np.array(rows.dists), columns=range(14))
     # a vraag with a fixed partner seat is information, not a bid: the partner chooses to accept
@@ -498,8 +526,10 @@ def advise(
 class _Batch:
     """Picklable batch task for joblib: the sampled deals of one batch of seed words."""
 
-    def __init__(self, hand: int, seat: int, turned: int, rules: RuleSet, accept_tricks: float) -> None:
-        self.args = (hand, seat, turned, rules, accept_tricks)
+    def __init__(
+        self, hand: int, seat: int, turned: int, rules: RuleSet, accept_tricks: float, wanted: frozenset[str] | None
+    ) -> None:
+        self.args = (hand, seat, turned, rules, accept_tricks, wanted)
 
     def __call__(self, seeds: np.ndarray) -> dict:
         return _solve_batch(seeds, *self.args)
