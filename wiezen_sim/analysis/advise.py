@@ -277,8 +277,12 @@ def _solve_batch(
             for j, c in enumerate(candidates):
                 after[p] = hand & ~(1 << c)
                 out["kleine"][i, j] = nt.can_force(after, -1, ELDEST, side, 0, "min")
+        # the declarer's own trick count in the turned trump (exact when asked) is a lower
+        # bound for any pair: a partner who helps never costs the side a trick
+        alone = int(out["alone"][i, trump]) if ask("solo", "abondance", "abondance_in_troef", "solo_slim") else -1
         for q in order if ask("vraag") else ():
-            out["pair_ok"][i, q] = _solver(trump).can_force(hands, trump, ELDEST, side | 1 << q, need)
+            pair_ok = alone >= need or _solver(trump).can_force(hands, trump, ELDEST, side | 1 << q, need)
+            out["pair_ok"][i, q] = pair_ok
             out["accepts"][i, q] = playing_tricks(int(hands[q]), trump) >= accept_tricks
         acceptor = next((q for q in order if out["accepts"][i, q]), None)
         if acceptor is not None and ask("vraag"):
