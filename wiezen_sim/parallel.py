@@ -21,9 +21,12 @@ BACKENDS = ("loky", "sequential", "dask", "threading")
 
 
 def resolve_seed(seed: int | None) -> int:
-    """The seed to use: ``seed`` itself, or fresh OS entropy (recorded so the run can be repeated)."""
+    """The seed to use: ``seed`` itself, or a fresh 32-bit one from OS entropy (short enough to retype).
+
+    The seed is reported with every result so that a run can be repeated.
+    """
     if seed is None:
-        return int(np.random.SeedSequence().entropy)
+        return int(np.random.SeedSequence().generate_state(1)[0])
     if seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed}")
     return int(seed)
