@@ -135,6 +135,24 @@ def _cmd_advise(args: argparse.Namespace) -> None:
         print(text)
 
 
+def _cmd_experiment(args: argparse.Namespace) -> None:
+    from wiezen_sim.analysis.experiment import run_experiment
+
+    result = run_experiment(
+        args.file,
+        out=args.out,
+        backend=args.backend,
+        scheduler=args.scheduler,
+        resume=args.resume,
+        n_jobs=args.jobs,
+        samples=args.samples,
+        progress=False if args.quiet else None,
+    )
+    if not args.quiet:
+        m = result.meta
+        print(f"{m['experiment']}: {m['hands']} hands, {m['deals']} deals, {m['wall_time_s']} s → {result.out}")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``wiezen-sim`` (one subcommand per verb)."""
     parser = _Parser(prog="wiezen-sim", description="Monte Carlo contract analyser for Wiezen (Belgian whist).")
@@ -171,6 +189,17 @@ def build_parser() -> argparse.ArgumentParser:
     adv.add_argument("--out", help="write the output to this file")
     adv.add_argument("--quiet", action="store_true", help="no progress bar, no notes on stderr")
     adv.set_defaults(func=_cmd_advise)
+
+    exp = sub.add_parser("experiment", help="run an experiment file over hand classes (experiments/*.toml)")
+    exp.add_argument("file", help="the experiment file (TOML)")
+    exp.add_argument("--backend", choices=("loky", "dask", "sequential"), default="loky")
+    exp.add_argument("--scheduler", help="dask.distributed scheduler address (tcp://…); default a local cluster")
+    exp.add_argument("--resume", action="store_true", help="keep the batches an interrupted run finished")
+    exp.add_argument("--jobs", type=int, default=-1, help="parallel workers (default all cores)")
+    exp.add_argument("--samples", type=int, help="hands per class (overrides the file)")
+    exp.add_argument("--out", help="results directory (default results/<name>)")
+    exp.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
+    exp.set_defaults(func=_cmd_experiment)
 
     add_romanian(sub)  # romanian advise | simulate (RULES.md Part 2)
     add_solve_command(sub)  # solve: double-dummy tricks of PBN deals

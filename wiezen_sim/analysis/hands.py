@@ -24,13 +24,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from wiezen_sim.cards import SUITS, card_count, parse_hand, suit_holding
+from wiezen_sim.rules.bots import playing_tricks
 
 HONOURS = {"A": 14, "K": 13, "Q": 12}
 HCP = {14: 4, 13: 3, 12: 2, 11: 1}
 MAX_TRIES = 200_000
 
 
-def _range(value: int | tuple[int, int] | None, what: str, lo: int, hi: int) -> tuple[int, int]:
+def _range(value: float | tuple[float, float] | None, what: str, lo: float, hi: float) -> tuple[float, float]:
     if value is None:
         return lo, hi
     a, b = (value, value) if isinstance(value, int) else value
@@ -82,8 +83,14 @@ class HandClass:
         trump_honours: exactly which of A, K, Q of trump are held, e.g. ``"AK"``
             (then the queen is not); ``None`` = free.
         aces: number of aces (int or range).
+        outside_aces: number of aces outside the trump suit (int or range; needs ``trump``).
+        tricks: playing tricks in the trump suit, :func:`wiezen_sim.rules.bots.playing_tricks`
+            (A 1, guarded K 0.5, each trump beyond the third 1; number or range; needs ``trump``).
         points: high-card points A4 K3 Q2 J1 (int or range).
         lowest_max: every non-void suit's lowest card is at most this rank (misère).
+        lowest: per suit S, H, D, C the rank range (2..14) of that suit's lowest card,
+            ``None`` = free; e.g. ``(None, None, None, (6, 7))`` with ``lengths=(5, 3, 3, 2)``
+            is the 5-3-3-2 misère trap (the doubleton's lowest card a 6 or 7).
         danger_rank: a suit is *dangerous* when its lowest card is above this rank.
         dangerous: number of dangerous suits (int or range).
         exclude: a card the hand must not hold (the turned card of a non-dealer).
@@ -97,18 +104,29 @@ class HandClass:
     trump_length: int | tuple[int, int] | None = None
     trump_honours: str | None = None
     aces: int | tuple[int, int] | None = None
+    outside_aces: int | tuple[int, int] | None = None
+    tricks: float | tuple[float, float] | None = None
     points: int | tuple[int, int] | None = None
     lowest_max: int | None = None
+    lowest: tuple[int | tuple[int, int] | None, ...] | None = None
     danger_rank: int = 5
     dangerous: int | tuple[int, int] | None = None
     exclude: int | None = None
 
     def __post_init__(self) -> None:
-        if (self.trump_length is not None or self.trump_honours is not None) and self.trump not in range(4):
+        trump_features = (self.trump_length, self.trump_honours, self.outside_aces, self.tricks)
+        if any(x is not None for x in trump_features) and self.trump not in range(4):
             raise ValueError("trump features need trump = a suit 0..3")
+        if self.lowest is not None:
+            if len(self.lowest) != 4:
+                raise ValueError("lowest needs four entries (S, H, D, C)")
+            for r in self.lowest:
+                _range(r, "lowest", 2, 14)
         if self.trump_honours is not None and set(self.trump_honours) - set(HONOURS):
             raise ValueError(f"trump_honours are letters among A, K, Q, got {self.trump_honours!r}")
         _range(self.aces, "aces", 0, 4)
+        _range(self.outside_aces, "outside_aces", 0, 3)
+        _range(self.tricks, "tricks", 0, 13)
         _range(self.points, "points", 0, 40)
         _range(self.dangerous, "dangerous", 0, 4)
 
@@ -160,11 +178,25 @@ class HandClass:
             lo, hi = _range(self.aces, "aces", 0, 4)
             if not lo <= card_count(hand & 0x4000400040004000) <= hi:
                 return False
+        if self.outside_aces is not None:
+            lo, hi = _range(self.outside_aces, "outside_aces", 0, 3)
+            if not lo <= card_count(hand & 0x4000400040004000 & ~(0xFFFF << 16 * self.trump)) <= hi:
+                return False
+        if self.tricks is not None:
+            lo, hi = _range(self.tricks, "tricks", 0, 13)
+            if not lo <= playing_tricks(hand, self.trump) <= hi:
+                return False
         if self.points is not None:
             lo, hi = _range(self.points, "points", 0, 40)
             if not lo <= hcp(hand) <= hi:
                 return False
-        lows = [r for r in lowest_ranks(hand) if r is not None]
+        by_suit = lowest_ranks(hand)
+        for low, want in zip(by_suit, self.lowest or (), strict=False):
+            if want is not None:
+                lo, hi = _range(want, "lowest", 2, 14)
+                if low is None or not lo <= low <= hi:
+                    return False
+        lows = [r for r in by_suit if r is not None]
         if self.lowest_max is not None and max(lows) > self.lowest_max:
             return False
         if self.dangerous is not None:

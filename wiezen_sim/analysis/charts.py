@@ -1,0 +1,259 @@
+"""Charts of experiment tables in the field's words, with their intervals (issue 6).
+
+Three kinds, each a function returning a matplotlib ``Figure`` and named by the
+``kind`` of an experiment file's ``[[charts]]`` entry:
+
+- ``lines`` (:func:`plot_lines`): a measure (success probability with its Wilson
+  interval, expected settlement with its t-interval, or mean tricks) against a hand
+  feature such as trump length, one line per value of a second feature, one panel per
+  value of a third (e.g. the seat);
+- ``bars`` (:func:`plot_bars`): a measure per hand class, one bar per contract;
+- ``decision`` (:func:`plot_decision`): the contract of highest expected value per cell
+  of a two-feature grid, like a blackjack basic-strategy chart; hatched cells are those
+  where the best and the runner-up are within sampling error.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure  # figures without pyplot: no GUI backend, nothing global to close
+from matplotlib.patches import Patch, Rectangle
+
+LABELS = {
+    "p_success": "P(contract made)",
+    "ev_units": "expected settlement (units)",
+    "mean_tricks": "tricks taken by the declaring side",
+    "trump_length": "trump length (cards)",
+    "trump_honours": "top trump honours held",
+    "outside_aces": "aces outside trumps",
+    "aces": "aces",
+    "tricks": "playing tricks of your own",
+    "points": "high-card points (A4 K3 Q2 J1)",
+    "seat": "seat",
+    "class": "hand class",
+    "contract": "contract",
+}
+INTERVALS = {"p_success": ("ci_low", "ci_high"), "ev_units": ("ev_low", "ev_high")}
+COLOURS = {
+    "pass": "#d9d9d9",
+    "vraag": "#a6cee3",
+    "solo": "#1f78b4",
+    "abondance": "#33a02c",
+    "abondance_in_troef": "#b2df8a",
+    "kleine_miserie": "#fdbf6f",
+    "pico": "#ff7f00",
+    "miserie": "#fb9a99",
+    "open_miserie": "#e31a1c",
+    "troel": "#cab2d6",
+    "solo_slim": "#6a3d9a",
+}
+
+
+def label(column: str) -> str:
+    """The axis label of a table column, in the field's words."""
+    return LABELS.get(column, column.replace("_", " "))
+
+
+def _show(value: object) -> str:
+    return "none" if value == "" else str(value)
+
+
+def _select(table: pd.DataFrame, contract: str | None, method: str | None) -> pd.DataFrame:
+    if contract is not None:
+        table = table[table.contract == contract]
+    if method is not None:
+        table = table[table.method == method]
+    if table.empty:
+        raise ValueError(f"nothing to chart for contract {contract!r}, method {method!r}")
+    return table
+
+
+def plot_lines(
+    table: pd.DataFrame,
+    x: str,
+    y: str = "p_success",
+    hue: str | None = None,
+    facet: str | None = None,
+    contract: str | None = None,
+    method: str | None = None,
+    title: str | None = None,
+) -> Figure:
+    """A measure against a feature with its interval as error bars; lines by ``hue``, panels by ``facet``.
+
+    Args:
+        table: an experiment table (:attr:`~wiezen_sim.analysis.experiment.ExperimentResult.table`).
+        x, hue, facet: its columns (features or ``seat``/``contract``).
+        y: ``p_success`` (Wilson 95 % bars), ``ev_units`` (t-interval bars) or ``mean_tricks``.
+        contract, method: keep only these rows.
+
+    Raises:
+        ValueError: no rows left, or an unknown column.
+    """
+    table = _select(table, contract, method)
+    for col in (x, y, hue, facet):
+        if col is not None and col not in table:
+            raise ValueError(f"the table has no column {col!r}")
+    panels = list(dict.fromkeys(table[facet])) if facet else [None]
+    fig = Figure(figsize=(4.2 * len(panels) + 1.2, 3.8))
+    axes = fig.subplots(1, len(panels), sharey=True, squeeze=False)
+    xs = list(dict.fromkeys(table[x]))
+    numeric = all(isinstance(v, int | float | np.integer | np.floating) for v in xs)
+    hues = list(dict.fromkeys(table[hue])) if hue else [None]
+    for ax, panel in zip(axes[0], panels, strict=True):
+        part = table if panel is None else table[table[facet] == panel]
+        for k, h in enumerate(hues):
+            line = part if h is None else part[part[hue] == h]
+            if line.empty:
+                continue
+            pos = line[x].to_numpy(float) if numeric else np.array([xs.index(v) for v in line[x]], float)
+            pos = pos + (k - (len(hues) - 1) / 2) * 0.06 * (1 if numeric else 2)  # dodge the error bars
+            yerr = None
+            if y in INTERVALS:
+                lo, hi = INTERVALS[y]
+                yerr = np.vstack([line[y] - line[lo], line[hi] - line[y]]).clip(min=0)
+            name = None if h is None else f"{label(hue)}: {_show(h)}"
+            ax.errorbar(pos, line[y], yerr=yerr, marker="o", capsize=3, label=name)
+        if not numeric:
+            ax.set_xticks(range(len(xs)), [_show(v) for v in xs])
+        ax.set_xlabel(label(x))
+        if panel is not None:
+            ax.set_title(f"{label(facet)}: {_show(panel)}", fontsize=10)
+        if y == "p_success":
+            ax.set_ylim(-0.03, 1.03)
+        if y == "ev_units":
+            ax.axhline(0, color="grey", lw=0.8)
+        ax.grid(alpha=0.3)
+    axes[0][0].set_ylabel(label(y))
+    if hue:
+        axes[0][-1].legend(fontsize=8, loc="best")
+    fig.suptitle(title or f"{contract or ''} {label(y)}".strip())
+    fig.tight_layout()
+    return fig
+
+
+def plot_bars(
+    table: pd.DataFrame,
+    y: str = "p_success",
+    x: str = "class",
+    hue: str = "contract",
+    contract: str | None = None,
+    method: str | None = None,
+    title: str | None = None,
+) -> Figure:
+    """A measure per ``x`` (default the hand class) with one bar per ``hue`` and interval bars.
+
+    Raises:
+        ValueError: no rows left.
+    """
+    table = _select(table, contract, method)
+    xs = list(dict.fromkeys(table[x]))
+    hues = list(dict.fromkeys(table[hue]))
+    width = 0.8 / len(hues)
+    fig = Figure(figsize=(max(6.0, 1.1 * len(xs) + 2), 4.2))
+    ax = fig.subplots()
+    for k, h in enumerate(hues):
+        part = table[table[hue] == h]
+        pos = np.array([xs.index(v) for v in part[x]]) + (k - (len(hues) - 1) / 2) * width
+        yerr = None
+        if y in INTERVALS:
+            lo, hi = INTERVALS[y]
+            yerr = np.vstack([part[y] - part[lo], part[hi] - part[y]]).clip(min=0)
+        ax.bar(pos, part[y], width, yerr=yerr, capsize=3, label=_show(h), color=COLOURS.get(str(h)))
+    ax.set_xticks(range(len(xs)), [_show(v) for v in xs], rotation=20, ha="right", fontsize=8)
+    ax.set_ylabel(label(y))
+    if y == "ev_units":
+        ax.axhline(0, color="grey", lw=0.8)
+    if len(hues) > 1:
+        ax.legend(fontsize=8)
+    ax.grid(axis="y", alpha=0.3)
+    ax.set_title(title or label(y))
+    fig.tight_layout()
+    return fig
+
+
+def plot_decision(
+    decided: pd.DataFrame,
+    row: str,
+    col: str,
+    facet: str | None = "seat",
+    method: str | None = None,
+    title: str | None = None,
+) -> Figure:
+    """The best contract per cell of a ``row`` × ``col`` feature grid (a basic-strategy chart).
+
+    Each cell is coloured by the contract of highest expected value and shows its EV in
+    units; a hatched cell means the runner-up (named below the EV) is within sampling
+    error (``clear`` is False in :func:`~wiezen_sim.analysis.experiment.decisions`).
+
+    Raises:
+        ValueError: no rows, or two classes in one cell.
+    """
+    if method is not None:
+        decided = decided[decided.method == method]
+    if decided.empty:
+        raise ValueError("no decisions to chart")
+    panels = list(dict.fromkeys(decided[facet])) if facet else [None]
+    rows = list(dict.fromkeys(decided[row]))
+    cols = list(dict.fromkeys(decided[col]))
+    fig = Figure(figsize=(1.3 * len(cols) * len(panels) + 2.5, 0.75 * len(rows) + 2.2))
+    axes = fig.subplots(1, len(panels), squeeze=False)
+    for ax, panel in zip(axes[0], panels, strict=True):
+        part = decided if panel is None else decided[decided[facet] == panel]
+        if part.duplicated([row, col]).any():
+            raise ValueError(f"two hand classes fall into one cell of {row} × {col}")
+        for r in part.itertuples(index=False):
+            d = r._asdict()
+            i, j = rows.index(d[row]), cols.index(d[col])
+            hatch = None if d["clear"] else "///"
+            ax.add_patch(
+                Rectangle((j, i), 1, 1, facecolor=COLOURS.get(d["best"], "white"), edgecolor="white", hatch=hatch)
+            )
+            text = f"{d['best'].replace('_', ' ')}\n{d['best_ev']:+.1f}"
+            if not d["clear"]:
+                text += f"\n~{d['runner_up'].replace('_', ' ')}"
+            ax.text(j + 0.5, i + 0.5, text, ha="center", va="center", fontsize=7)
+        ax.set_xlim(0, len(cols))
+        ax.set_ylim(len(rows), 0)
+        ax.set_xticks(np.arange(len(cols)) + 0.5, [_show(c) for c in cols])
+        ax.set_yticks(np.arange(len(rows)) + 0.5, [_show(r) for r in rows])
+        ax.set_xlabel(label(col))
+        ax.set_ylabel(label(row))
+        if panel is not None:
+            ax.set_title(f"{label(facet)}: {_show(panel)}", fontsize=10)
+    present = list(dict.fromkeys(decided["best"]))
+    handles = [Patch(facecolor=COLOURS.get(c, "white"), label=c.replace("_", " ")) for c in present]
+    handles.append(Patch(facecolor="white", edgecolor="black", hatch="///", label="runner-up within sampling error"))
+    fig.legend(handles=handles, loc="lower center", ncol=min(4, len(handles)), fontsize=8)
+    fig.suptitle(title or "best contract (highest expected settlement, units)")
+    fig.tight_layout(rect=(0, 0.12, 1, 1))
+    return fig
+
+
+def draw_charts(specs: list[dict], table: pd.DataFrame, decided: pd.DataFrame | None, out: Path) -> list[str]:
+    """Draw an experiment file's ``[[charts]]`` into ``out`` as PNG and SVG; returns the file stems.
+
+    Each entry: ``kind`` (``lines``, ``bars`` or ``decision``), ``file`` (stem, default
+    ``chart<i>``) and the keyword arguments of that kind's function.
+
+    Raises:
+        ValueError: an unknown kind or argument.
+    """
+    stems = []
+    for i, spec in enumerate(specs):
+        spec = dict(spec)
+        kind, stem = spec.pop("kind", "lines"), spec.pop("file", f"chart{i}")
+        kinds = {"lines": (plot_lines, table), "bars": (plot_bars, table), "decision": (plot_decision, decided)}
+        if kind not in kinds:
+            raise ValueError(f"unknown chart kind {kind!r}; known: {', '.join(kinds)}")
+        plot, data = kinds[kind]
+        try:
+            fig = plot(data, **spec)
+        except TypeError as exc:
+            raise ValueError(f"chart {stem!r}: {exc}") from None
+        for ext in ("png", "svg"):
+            fig.savefig(out / f"{stem}.{ext}", dpi=110, metadata={"Date": None} if ext == "svg" else None)
+        stems.append(stem)
+    return stems

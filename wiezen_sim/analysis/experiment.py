@@ -1,0 +1,654 @@
+"""Experiments over hand classes: a grid of classes × contracts × seat × method, resumable, on joblib or Dask (issue 6).
+
+An experiment file (TOML, in ``experiments/``) names the grid::
+
+    name = "abondance"          # results go to results/<name>/ (default: the file's stem)
+    seed = 2026                  # everything below is reproducible from it
+    samples = 24                 # hands per class, seat and method (scale up with --samples)
+    deals = 1                    # sampled deals per hand (the other three hands)
+    contracts = ["abondance"]    # names of RULES.md 1.3
+    seats = ["eldest"]           # eldest, second, third, dealer
+    methods = ["dd"]             # whatever advise() accepts
+    rules = "tempelaere"         # preset or TOML file
+    batch_size = 4               # hands per batch file (the unit of resume)
+
+    [defaults]                   # HandClass fields shared by every class
+    trump = "H"
+
+    [grid]                       # the classes: the product of these lists ...
+    name = "{trump_length} trumps, {trump_honours}"
+    trump_length = [5, 6, 7]
+    trump_honours = ["", "A", "AK"]
+
+    [[classes]]                  # ... and/or classes listed one by one
+    name = "trap"
+    lengths = "5-3-3-2"          # S-H-D-C, "x" = free
+    lowest = { C = [6, 7] }
+
+    [[charts]]                   # see wiezen_sim.analysis.charts.draw_charts
+    kind = "lines"
+    x = "trump_length"
+    hue = "trump_honours"
+
+A *sample* is one hand drawn uniformly from the class (:func:`~wiezen_sim.analysis.hands.sample_hand`),
+the turned card (of the class's trump suit when it has one: uniformly among that suit's
+cards outside the hand, or in it for the dealer; otherwise uniformly among the cards the
+seat allows) and ``deals`` deals of the other 52 − 13 cards, each solved by
+:func:`~wiezen_sim.analysis.advise.advise` for the experiment's contracts only. Each
+sample has its own seed word (``sample_seeds(seed, samples, stream)``, the stream a hash
+of the class name), so the table depends on the seed and the sample count only, never on
+``n_jobs``, the batch size, the backend or an interruption.
+
+Per hand, the row kept for each contract: ``vraag`` with the accepting partner (its
+settlement is 0 when nobody accepts; ``p_success`` is conditional on acceptance,
+``p_accept`` says how often); ``abondance`` and ``solo_slim`` in the class's trump suit,
+or the hand's longest suit (most points on a tie) for a class without one; every other
+contract its single row (troel needs three or four aces).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import time
+import tomllib
+import zlib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, fields
+from importlib import metadata
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from joblib import Parallel, delayed, parallel_config
+from scipy.stats import t as student_t
+from tqdm.auto import tqdm
+
+from wiezen_sim.analysis.advise import SEAT_NAMES, advise, seat_index
+from wiezen_sim.analysis.hands import HandClass, hcp, sample_hand
+from wiezen_sim.analysis.stats import CONFIDENCE, prob_greater, wilson
+from wiezen_sim.cards import FULL_DECK, SUITS, card_count, card_name, cards_of, hand_name, suit_holding
+from wiezen_sim.parallel import BACKENDS, resolve_seed, sample_seeds
+from wiezen_sim.rules.contracts import contract_spec
+from wiezen_sim.rules.ruleset import get_rules
+
+KEYS = ("class", "seat", "method", "contract", "level")
+SPEC_KEYS = {
+    "name",
+    "description",
+    "seed",
+    "samples",
+    "deals",
+    "contracts",
+    "seats",
+    "methods",
+    "rules",
+    "batch_size",
+    "accept_tricks",
+    "defaults",
+    "grid",
+    "classes",
+    "charts",
+}
+CLASS_FIELDS = {f.name for f in fields(HandClass)}
+
+
+@dataclass
+class Experiment:
+    """A parsed experiment file (module docstring).
+
+    Attributes:
+        classes: the hand classes in file order (grid first, then ``[[classes]]``).
+        features: per class, the values that define it (grid axes and listed fields),
+            copied into the table's columns for charts.
+    """
+
+    name: str
+    seed: int
+    samples: int
+    contracts: list[str]
+    classes: list[HandClass]
+    features: list[dict]
+    seats: list[str] = field(default_factory=lambda: ["eldest"])
+    methods: list[str] = field(default_factory=lambda: ["dd"])
+    deals: int = 1
+    rules: str = "tempelaere"
+    batch_size: int = 4
+    accept_tricks: float = 4.0
+    description: str = ""
+    charts: list[dict] = field(default_factory=list)
+    source: dict = field(default_factory=dict)
+
+    def parameters(self) -> dict:
+        """The parameters that determine the table (recorded in meta.json, checked on resume)."""
+        return {**self.source, "name": self.name, "seed": self.seed, "samples": self.samples, "deals": self.deals}
+
+
+@dataclass
+class ExperimentResult:
+    """What :func:`run_experiment` produced.
+
+    Attributes:
+        table: one row per class × seat × method × contract (× level): the class's
+            feature columns, ``trump``, ``hands``, ``n`` (deals counted), ``successes``,
+            ``p_success``, ``ci_low``/``ci_high`` (Wilson 95 %), ``ev_units`` (mean
+            settlement of the declarer, units, RULES.md 1.6) with ``ev_low``/``ev_high``
+            (95 % t-interval over hands), ``mean_tricks`` (declaring side; NaN where only
+            a target test is run), ``p_accept`` (vraag).
+        hands: one row per sampled hand and contract (the raw data of the table).
+        decisions: best contract per class (when the experiment has a decision chart).
+        meta: what meta.json holds.
+        out: the results directory.
+    """
+
+    table: pd.DataFrame
+    hands: pd.DataFrame
+    decisions: pd.DataFrame | None
+    meta: dict
+    out: Path
+
+
+def _suit(value: object) -> int:
+    if isinstance(value, int) and value in range(4):
+        return value
+    if isinstance(value, str) and value.upper() in SUITS:
+        return SUITS.index(value.upper())
+    raise ValueError(f"a suit is one of S, H, D, C, got {value!r}")
+
+
+def _per_suit(value: object, what: str) -> tuple:
+    """``"5-3-3-2"`` / ``[5, 3, 3, 2]`` (S, H, D, C; "x" free) or ``{C = [6, 7]}`` → a 4-tuple with None."""
+    if isinstance(value, dict):
+        out: list = [None] * 4
+        for suit, v in value.items():
+            out[_suit(suit)] = tuple(v) if isinstance(v, list) else v
+        return tuple(out)
+    items = value.split("-") if isinstance(value, str) else value
+    if not isinstance(items, list | tuple) or len(items) != 4:
+        raise ValueError(f"{what} needs four entries S-H-D-C, got {value!r}")
+    return tuple(None if str(x).lower() == "x" else tuple(x) if isinstance(x, list) else int(x) for x in items)
+
+
+def hand_class(spec: dict) -> HandClass:
+    """A :class:`HandClass` from an experiment file's table (TOML values: suits as letters, ranges as lists).
+
+    Raises:
+        ValueError: an unknown field or a bad value.
+    """
+    unknown = set(spec) - CLASS_FIELDS
+    if unknown:
+        raise ValueError(f"unknown hand-class field(s) {sorted(unknown)}; known: {sorted(CLASS_FIELDS)}")
+    kwargs: dict = {}
+    for key, value in spec.items():
+        if key == "trump":
+            value = _suit(value)
+        elif key in ("lengths", "lowest"):
+            value = _per_suit(value, key)
+        elif isinstance(value, list):
+            value = tuple(value)
+        kwargs[key] = value
+    try:
+        return HandClass(**kwargs)
+    except TypeError as exc:
+        raise ValueError(f"bad hand class {spec!r}: {exc}") from None
+
+
+def _feature(value: object) -> object:
+    return "-".join(map(str, value)) if isinstance(value, list | tuple) else value
+
+
+def load_experiment(source: str | Path | dict, samples: int | None = None) -> Experiment:
+    """Parse an experiment (TOML file path, or the same content as a dict).
+
+    Args:
+        samples: overrides the file's ``samples`` (hands per class, seat and method).
+
+    Raises:
+        ValueError: unreadable TOML, an unknown key, contract, seat or class field, no
+            classes, or a non-positive count.
+        OSError: the file cannot be read.
+    """
+    if isinstance(source, dict):
+        raw, stem = dict(source), "experiment"
+    else:
+        path = Path(source)
+        try:
+            raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        except tomllib.TOMLDecodeError as exc:
+            raise ValueError(f"{path}: not valid TOML ({exc})") from None
+        stem = path.stem
+    unknown = set(raw) - SPEC_KEYS
+    if unknown:
+        raise ValueError(f"unknown experiment key(s) {sorted(unknown)}; known: {sorted(SPEC_KEYS)}")
+    defaults = raw.get("defaults", {})
+    classes, features = [], []
+    grid = dict(raw.get("grid", {}))
+    if grid:
+        template = grid.pop("name", None)
+        axes = {k: v if isinstance(v, list) else [v] for k, v in grid.items()}
+        for combo in itertools.product(*axes.values()):
+            values = dict(zip(axes, combo, strict=True))
+            name = template.format(**values) if template else ", ".join(f"{k}={_feature(v)}" for k, v in values.items())
+            classes.append(hand_class({**defaults, **values, "name": name}))
+            features.append({k: _feature(v) for k, v in values.items()})
+    for entry in raw.get("classes", []):
+        classes.append(hand_class({**defaults, **entry}))
+        features.append({k: _feature(v) for k, v in entry.items() if k != "name"})
+    if not classes:
+        raise ValueError("the experiment has no hand classes: give [grid] or [[classes]]")
+    names = [c.name for c in classes]
+    if len(set(names)) != len(names):
+        raise ValueError(f"two hand classes share a name: {sorted({n for n in names if names.count(n) > 1})}")
+    contracts = [contract_spec(c).name for c in raw.get("contracts", [])]
+    if not contracts:
+        raise ValueError("the experiment names no contracts")
+    seats = [SEAT_NAMES[seat_index(s)] for s in raw.get("seats", ["eldest"])]
+    exp = Experiment(
+        name=str(raw.get("name", stem)),
+        seed=resolve_seed(int(raw.get("seed", 0))),
+        samples=int(samples if samples is not None else raw.get("samples", 16)),
+        contracts=contracts,
+        classes=classes,
+        features=features,
+        seats=seats,
+        methods=list(raw.get("methods", ["dd"])),
+        deals=int(raw.get("deals", 1)),
+        rules=str(raw.get("rules", "tempelaere")),
+        batch_size=int(raw.get("batch_size", 4)),
+        accept_tricks=float(raw.get("accept_tricks", 4.0)),
+        description=str(raw.get("description", "")),
+        charts=list(raw.get("charts", [])),
+        source={k: v for k, v in raw.items() if k not in ("samples", "seed", "name")},
+    )
+    for what in ("samples", "deals", "batch_size"):
+        if getattr(exp, what) <= 0:
+            raise ValueError(f"{what} must be positive, got {getattr(exp, what)}")
+    get_rules(exp.rules)
+    return exp
+
+
+def class_stream(hc: HandClass) -> int:
+    """The seed stream of a class: a hash of its name (so adding a class changes no other class's numbers)."""
+    return zlib.crc32(hc.name.encode())
+
+
+def turned_card(hand: int, hc: HandClass, seat: int, rng: np.random.Generator) -> int:
+    """The turned card for a sampled hand (module docstring): in the hand for the dealer, outside it otherwise.
+
+    Raises:
+        ValueError: no card of the class's trump suit can be the turned card.
+    """
+    pool = hand if seat == SEAT_NAMES.index("dealer") else FULL_DECK & ~hand
+    if hc.trump is not None:
+        pool &= 0xFFFF << (16 * hc.trump)
+    cards = cards_of(pool)
+    if not cards:
+        raise ValueError(f"class {hc.name!r}: no card of its trump suit can be turned for seat {SEAT_NAMES[seat]}")
+    return cards[int(rng.integers(len(cards)))]
+
+
+def declared_suit(hand: int, hc: HandClass) -> int:
+    """The suit an abondance or solo slim declarer names: the class's trump, else the longest suit (most points)."""
+    if hc.trump is not None:
+        return hc.trump
+    return max(range(4), key=lambda s: (card_count(suit_holding(hand, s)), hcp(suit_holding(hand, s) << 16 * s), -s))
+
+
+def sample_position(hc: HandClass, seat: int, word: int) -> tuple[int, int]:
+    """``(hand, turned card)`` of one sample from its seed word."""
+    rng = np.random.default_rng(word)
+    hand = sample_hand(hc, rng)
+    return hand, turned_card(hand, hc, seat, rng)
+
+
+@dataclass(frozen=True)
+class _Task:
+    """One batch: consecutive samples of one class × seat × method (picklable for joblib and Dask)."""
+
+    key: str
+    class_index: int
+    hc: HandClass
+    seat: int
+    method: str
+    start: int
+    words: tuple[int, ...]
+
+
+def _run_task(task: _Task, exp: Experiment) -> pd.DataFrame:
+    """The per-hand rows of one batch (columns of :attr:`ExperimentResult.hands`)."""
+    rows = []
+    for offset, word in enumerate(task.words):
+        hand, turned = sample_position(task.hc, task.seat, word)
+        advice = advise(
+            hand,
+            task.seat,
+            turned,
+            rules=exp.rules,
+            samples=exp.deals,
+            seed=word,
+            n_jobs=1,
+            method=task.method,
+            accept_tricks=exp.accept_tricks,
+            progress=False,
+            contracts=exp.contracts,
+        )
+        table = advice.table
+        suit = SUITS[declared_suit(hand, task.hc)]
+        for contract in exp.contracts:
+            sel = table[table.contract == contract]
+            if contract in ("abondance", "solo_slim"):
+                sel = sel[sel.trump == suit]
+            if contract == "vraag":
+                sel = sel[sel.partner == "accepting"]
+            if sel.empty:
+                raise ValueError(f"class {task.hc.name!r}: no {contract} row for hand {hand_name(hand)}")
+            for _, row in sel.iterrows():
+                n = int(row["n"])
+                rows.append(
+                    {
+                        "class": task.hc.name,
+                        "seat": SEAT_NAMES[task.seat],
+                        "method": task.method,
+                        "contract": contract,
+                        "level": float(row["level"]) if "level" in row and pd.notna(row["level"]) else math.nan,
+                        "sample": task.start + offset,
+                        "hand": hand_name(hand),
+                        "turned": card_name(turned),
+                        "trump": row["trump"] if isinstance(row["trump"], str) else "",
+                        "successes": round(float(row["p_success"]) * n) if n else 0,
+                        "n": n,
+                        "ev_units": float(row["ev_units"]),
+                        "tricks_sum": float(row["mean_tricks"]) * n if n else 0.0,
+                    }
+                )
+    return pd.DataFrame(rows)
+
+
+def _tasks(exp: Experiment) -> list[_Task]:
+    tasks = []
+    for ci, hc in enumerate(exp.classes):
+        words = [int(w) for w in sample_seeds(exp.seed, exp.samples, class_stream(hc))]
+        for seat, method in itertools.product(exp.seats, exp.methods):
+            p = seat_index(seat)
+            for start in range(0, exp.samples, exp.batch_size):
+                part = tuple(words[start : start + exp.batch_size])
+                tasks.append(_Task(f"c{ci:03d}-{seat}-{method}-{start:06d}", ci, hc, p, method, start, part))
+    return tasks
+
+
+def _check_classes(exp: Experiment) -> None:
+    """Fail early, in this process, on an empty or too rare class or an impossible turned card."""
+    for hc, seat in itertools.product(exp.classes, exp.seats):
+        hand, _ = sample_position(hc, seat_index(seat), int(sample_seeds(exp.seed, 1, class_stream(hc))[0]))
+        if "troel" in exp.contracts and card_count(hand & 0x4000400040004000) < 3:
+            raise ValueError(f"class {hc.name!r}: troel needs a class of hands with three or four aces")
+
+
+def _execute(
+    tasks: Sequence[_Task], exp: Experiment, n_jobs: int, backend: str
+) -> Iterator[tuple[_Task, pd.DataFrame]]:
+    """Run tasks, yielding each as it finishes (any order)."""
+    if (n_jobs == 1 and backend != "dask") or backend == "sequential":
+        for task in tasks:
+            yield task, _run_task(task, exp)
+        return
+    with parallel_config(backend=backend, n_jobs=n_jobs):
+        results = Parallel(return_as="generator_unordered")(delayed(_keyed)(task, exp) for task in tasks)
+        index = {task.key: task for task in tasks}
+        for key, frame in results:
+            yield index[key], frame
+
+
+def _keyed(task: _Task, exp: Experiment) -> tuple[str, pd.DataFrame]:
+    return task.key, _run_task(task, exp)
+
+
+def _write_atomic(frame: pd.DataFrame, path: Path) -> None:
+    tmp = path.with_suffix(".tmp")
+    frame.to_parquet(tmp, index=False)
+    os.replace(tmp, path)
+
+
+def summarise(hands: pd.DataFrame, exp: Experiment) -> pd.DataFrame:
+    """The tidy table (:attr:`ExperimentResult.table`) from the per-hand rows."""
+    order = {name: i for i, name in enumerate(c.name for c in exp.classes)}
+    hands = hands.sort_values(["class", "seat", "method", "contract", "level", "sample"], key=_sort_key(order, exp))
+    rows = []
+    for key, g in hands.groupby(list(KEYS), sort=False, dropna=False):
+        ci = order[key[0]]
+        n, successes = int(g["n"].sum()), int(g["successes"].sum())
+        low, high = wilson(successes, n)
+        ev = g["ev_units"].to_numpy(float)
+        half = (
+            student_t.ppf(0.5 + CONFIDENCE / 2, len(ev) - 1) * ev.std(ddof=1) / math.sqrt(len(ev)) if len(ev) > 1 else 0
+        )
+        hc = exp.classes[ci]
+        rows.append(
+            {
+                **dict(zip(KEYS, key, strict=True)),
+                **exp.features[ci],
+                "trump": SUITS[hc.trump] if hc.trump is not None else "longest",
+                "hands": len(g),
+                "n": n,
+                "successes": successes,
+                "p_success": successes / n if n else math.nan,
+                "ci_low": low,
+                "ci_high": high,
+                "ev_units": float(ev.mean()),
+                "ev_low": float(ev.mean() - half),
+                "ev_high": float(ev.mean() + half),
+                "mean_tricks": float(g["tricks_sum"].sum(skipna=False)) / n if n else math.nan,
+                "p_accept": n / (len(g) * exp.deals),
+            }
+        )
+    table = pd.DataFrame(rows)
+    table.loc[table.contract != "vraag", "p_accept"] = math.nan
+    if table["level"].isna().all():
+        table = table.drop(columns="level")
+    return table
+
+
+def _sort_key(order: dict, exp: Experiment):
+    ranks = {
+        "class": order,
+        "seat": {s: i for i, s in enumerate(SEAT_NAMES)},
+        "method": {m: i for i, m in enumerate(exp.methods)},
+        "contract": {c: i for i, c in enumerate(exp.contracts)},
+    }
+    return lambda col: col.map(ranks[col.name]) if col.name in ranks else col
+
+
+def decisions(table: pd.DataFrame, hands: pd.DataFrame) -> pd.DataFrame:
+    """Per class × seat × method: the contract (or pass) of highest expected value, and the runner-up.
+
+    ``p_order`` is the probability that the best really beats the runner-up (paired over
+    the same hands and deals, :func:`~wiezen_sim.analysis.stats.prob_greater`);
+    ``clear`` is ``p_order ≥ 0.975`` (the 95 % interval of the difference excludes 0).
+    """
+    out = []
+    key = ["class", "seat", "method"]
+    for k, g in hands.groupby(key, sort=False):
+        ev = g.pivot_table(index="sample", columns="contract", values="ev_units", aggfunc="first")
+        ev["pass"] = 0.0
+        means = ev.mean().sort_values(ascending=False, kind="stable")
+        best, second = means.index[0], means.index[1]
+        p = prob_greater((ev[best] - ev[second]).to_numpy(float))
+        out.append(
+            {
+                **dict(zip(key, k, strict=True)),
+                "best": best,
+                "best_ev": float(means.iloc[0]),
+                "runner_up": second,
+                "runner_up_ev": float(means.iloc[1]),
+                "p_order": p,
+                "clear": p >= 0.5 + CONFIDENCE / 2,
+            }
+        )
+    frame = pd.DataFrame(out)
+    feature_cols = [c for c in table.columns if c not in KEYS and c not in _TABLE_STATS]
+    return frame.merge(table.drop_duplicates(key)[key + feature_cols], on=key, how="left")
+
+
+_TABLE_STATS = ("trump", "hands", "n", "successes", "p_success", "ci_low", "ci_high")
+_TABLE_STATS += ("ev_units", "ev_low", "ev_high", "mean_tricks", "p_accept")
+
+
+def _versions() -> dict:
+    out = {"python": platform.python_version()}
+    for pkg in ("wiezen-sim", "numpy", "numba", "pandas", "scipy", "joblib", "matplotlib", "pyarrow", "dask"):
+        try:
+            out[pkg] = metadata.version(pkg)
+        except metadata.PackageNotFoundError:
+            continue
+    return out
+
+
+def _git_commit() -> str | None:
+    try:
+        here = Path(__file__).resolve().parent
+        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True, timeout=10)
+        dirty = subprocess.run(["git", "status", "--porcelain"], cwd=here, capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if head.returncode:
+        return None
+    return head.stdout.strip() + ("-dirty" if dirty.stdout.strip() else "")
+
+
+def _dask_client(scheduler: str | None, n_jobs: int):
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise ValueError("the dask backend needs dask.distributed: pip install 'wiezen-sim[dask]'") from None
+    if scheduler:
+        return Client(scheduler), None
+    workers = os.cpu_count() or 1 if n_jobs < 0 else n_jobs
+    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+    return Client(cluster), cluster
+
+
+def run_experiment(
+    source: str | Path | dict | Experiment,
+    out: str | Path | None = None,
+    backend: str = "loky",
+    scheduler: str | None = None,
+    resume: bool = False,
+    n_jobs: int = -1,
+    samples: int | None = None,
+    progress: bool | None = None,
+    charts: bool = True,
+) -> ExperimentResult:
+    """Run an experiment and write its results (module docstring).
+
+    Args:
+        source: an experiment file, its content as a dict, or an :class:`Experiment`.
+        out: results directory (default ``results/<name>`` under the current directory).
+        backend: ``loky`` (default), ``sequential``, ``threading`` or ``dask`` (a
+            ``dask.distributed`` cluster: ``scheduler`` address, or a local cluster of
+            ``n_jobs`` single-threaded worker processes).
+        resume: keep the batches a previous run of the same experiment finished
+            (``out/batches/``) and run only the others; without it they are removed.
+        n_jobs: parallel workers (-1 = all cores).
+        samples: overrides the file's hands per class.
+        progress: a tqdm bar on stderr (default: when stderr is a terminal).
+        charts: draw the charts of the file.
+
+    Writes ``table.parquet``/``table.csv``, ``hands.parquet``, ``decisions.csv`` (with a
+    decision chart), the charts (``.png`` and ``.svg``) and ``meta.json`` into ``out``;
+    every finished batch at once to ``out/batches/`` (atomic rename).
+
+    Raises:
+        ValueError: bad experiment, backend, job count, or batches of a different
+            experiment under ``out`` on resume.
+        OSError: ``out`` cannot be written.
+    """
+    start = time.perf_counter()
+    exp = source if isinstance(source, Experiment) else load_experiment(source, samples)
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
+    if n_jobs == 0:
+        raise ValueError("jobs must be a worker count ≥ 1, or negative for all cores")
+    if scheduler and backend != "dask":
+        raise ValueError("--scheduler needs --backend dask")
+    out = Path(out) if out is not None else Path("results") / exp.name
+    batch_dir = out / "batches"
+    params = json.loads(json.dumps(exp.parameters(), default=str))
+    stamp = batch_dir / "experiment.json"
+    if batch_dir.exists() and not resume:
+        shutil.rmtree(batch_dir)
+    if resume and stamp.exists() and json.loads(stamp.read_text()) != params:
+        raise ValueError(f"{batch_dir} holds batches of a different experiment or size; run without --resume")
+    batch_dir.mkdir(parents=True, exist_ok=True)
+    stamp.write_text(json.dumps(params, indent=1))
+    _check_classes(exp)
+    tasks = _tasks(exp)
+    done = {p.stem for p in batch_dir.glob("*.parquet")}
+    todo = [t for t in tasks if t.key not in done]
+    load_start = os.getloadavg()
+    show = sys.stderr.isatty() if progress is None else progress
+    client = cluster = None
+    if backend == "dask":
+        client, cluster = _dask_client(scheduler, n_jobs)
+    try:
+        total = sum(len(t.words) for t in tasks)
+        with tqdm(total=total, initial=total - sum(len(t.words) for t in todo), desc=exp.name, unit="hand",
+                  disable=not show, file=sys.stderr) as bar:  # fmt: skip
+            for task, frame in _execute(todo, exp, n_jobs, backend):
+                _write_atomic(frame, batch_dir / f"{task.key}.parquet")
+                bar.update(len(task.words))
+    finally:
+        if client is not None:
+            client.close()
+        if cluster is not None:
+            cluster.close()
+    hands = pd.concat([pd.read_parquet(batch_dir / f"{t.key}.parquet") for t in tasks], ignore_index=True)
+    table = summarise(hands, exp)
+    hands = hands.sort_values(["class", "seat", "method", "contract", "level", "sample"], key=_sort_key(
+        {c.name: i for i, c in enumerate(exp.classes)}, exp), ignore_index=True)  # fmt: skip
+    wants_decision = any(c.get("kind") == "decision" for c in exp.charts)
+    decided = decisions(table, hands) if wants_decision else None
+    table.to_parquet(out / "table.parquet", index=False)
+    table.to_csv(out / "table.csv", index=False, float_format="%.6g")
+    hands.to_parquet(out / "hands.parquet", index=False)
+    if decided is not None:
+        decided.to_csv(out / "decisions.csv", index=False, float_format="%.6g")
+    drawn: list[str] = []
+    if charts and exp.charts:
+        from wiezen_sim.analysis.charts import draw_charts
+
+        drawn = draw_charts(exp.charts, table, decided, out)
+    wall = time.perf_counter() - start
+    meta = {
+        "experiment": exp.name,
+        "description": exp.description,
+        "git_commit": _git_commit(),
+        "seed": exp.seed,
+        "parameters": params,
+        "classes": [c.describe() for c in exp.classes],
+        "backend": backend,
+        "scheduler": scheduler,
+        "n_jobs": n_jobs,
+        "batches": len(tasks),
+        "batches_resumed": len(tasks) - len(todo),
+        "hands": total,
+        "deals": total * exp.deals,
+        "wall_time_s": round(wall, 2),
+        "deals_per_s": round(len(todo) and sum(len(t.words) for t in todo) * exp.deals / wall, 4),
+        "charts": drawn,
+        "versions": _versions(),
+        "machine": {
+            "platform": platform.platform(),
+            "cpus": os.cpu_count(),
+            "load_average_start": [round(x, 2) for x in load_start],
+            "load_average_end": [round(x, 2) for x in os.getloadavg()],
+        },
+        "finished_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
+    (out / "meta.json").write_text(json.dumps(meta, indent=1, default=str) + "\n")
+    return ExperimentResult(table, hands, decided, meta, out)
