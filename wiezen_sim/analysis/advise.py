@@ -373,7 +373,9 @@ class _Rows:
             self.dists.append(np.full(14, math.nan))
 
 
-def _build_rows(res: dict, hand: int, p: int, turned: int, rules: RuleSet) -> _Rows:
+def _build_rows(
+    res: dict, hand: int, p: int, turned: int, rules: RuleSet, wanted: frozenset[str] | None = None
+) -> _Rows:
     """One row per contract option (RULES.md 1.3), settled per RULES.md 1.6."""
     rows = _Rows(rules, p)
     contracts = rules.contracts()
@@ -416,7 +418,7 @@ def _build_rows(res: dict, hand: int, p: int, turned: int, rules: RuleSet) -> _R
         rows.add("abondance_in_troef", trump, alone_t >= 9, rows.payout("abondance_in_troef", None, alone_t), alone_t)
     for name in ("miserie", "open_miserie"):
         rows.add(name, None, res["misere"], rows.flat_payout(name, res["misere"]))
-    if aces(hand) >= 3:
+    if aces(hand) >= 3 and _asker(wanted)("troel"):
         tricks, target = res["troel"], res["troel_target"]
         ev = rows.payout("troel", res["troel_partner"], tricks, target)
         rows.add("troel", None, tricks >= target, ev, tricks)
@@ -485,7 +487,7 @@ def advise(
     parts = run_batches(
         _Batch(mask, p, card, rule_set, accept_tricks, wanted), seeds, batch_size, n_jobs, backend, progress, "deals"
     )
-    rows = _build_rows(_merge(parts), mask, p, card, rule_set)
+    rows = _build_rows(_merge(parts), mask, p, card, rule_set, wanted)
     if wanted is not None:
         keep = [i for i, row in enumerate(rows.rows) if row["contract"] in wanted]
         rows.rows, rows.evs, rows.dists = ([x[i] for i in keep] for x in (rows.rows, rows.evs, rows.dists))
