@@ -497,8 +497,9 @@ def advise(
     candidates = [i for i, row in enumerate(rows.rows) if row.get("partner") in (None, "accepting")]
     options = [(float(rows.evs[i].mean()), i) for i in candidates]
     obliged = aces(mask) >= 3
-    if obliged:
-        options = [(ev, i) for ev, i in options if rows.rows[i]["contract"] in TROEL_ONLY]
+    troel_options = [(ev, i) for ev, i in options if rows.rows[i]["contract"] in TROEL_ONLY]
+    if obliged and troel_options:  # (none when contracts= leaves them all out: then pass stays possible)
+        options = troel_options
     else:
         options.insert(0, (0.0, -1))  # pass, first so that it wins ties (the sort is stable)
     options.sort(key=lambda x: -x[0])
