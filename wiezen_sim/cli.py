@@ -24,6 +24,7 @@ from wiezen_sim.rules.ruleset import PRESETS, get_rules
 from wiezen_sim.solvers.cli_solve import add_solve_command
 
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130  # as a shell reports a command stopped by Ctrl-C
 
 
 class UsageError(Exception):
@@ -215,6 +216,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UsageError, ValueError, OSError) as exc:
         print(f"wiezen-sim {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except KeyboardInterrupt:
+        print(f"wiezen-sim {args.command}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     return 0
 
 

@@ -8,7 +8,10 @@ joblib's ``dask`` backend).
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
 
@@ -79,11 +82,32 @@ def run_batches(
     show = sys.stderr.isatty() if progress is None else progress
     bar = tqdm(total=len(seeds), desc=desc, unit="sample", disable=not show, file=sys.stderr)
     results: list[T] = []
-    with bar:
+    with bar, _sigterm_as_interrupt():
         for part, result in zip(parts, _iterate(task, parts, n_jobs, backend), strict=True):
             results.append(result)
             bar.update(len(part))
     return results
+
+
+@contextlib.contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """While the batches run, SIGTERM raises ``KeyboardInterrupt`` like Ctrl-C does.
+
+    joblib then stops its worker processes instead of leaving them to finish their
+    batches as orphans (main thread only: signals are not delivered to other threads).
+    """
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _iterate(task: Callable[[np.ndarray], T], parts: Sequence[np.ndarray], n_jobs: int, backend: str) -> Iterator[T]:
