@@ -262,7 +262,7 @@ def _solve_batch(
     for i, word in enumerate(seeds):
         hands = sample_hands(word, hand, p, turned)
         for s in range(4) if ask("solo", "abondance", "abondance_in_troef", "solo_slim") else ():
-            if s == trump or rules.abondance_levels:  # solo pays per trick; levels need the count
+            if _exact_alone(s, trump, rules, ask):  # solo pays per trick; levels need the count
                 out["alone"][i, s] = _solver(s).solve(hands, s, ELDEST, side)
             else:  # abondance pays flat: only whether 9 can be made
                 out["alone"][i, s] = 9 if _solver(s).can_force(hands, s, ELDEST, side, 9) else 0
@@ -303,6 +303,12 @@ def _solve_batch(
 def _asker(wanted: frozenset[str] | None):
     """``ask(*contracts)``: whether any of these contracts is wanted (all are when ``wanted`` is None)."""
     return lambda *names: wanted is None or not wanted.isdisjoint(names)
+
+
+def _exact_alone(suit: int, trump: int, rules: RuleSet, ask) -> bool:
+    """Whether ``alone[suit]`` is an exact count: abondance levels, or the turned trump when solo or
+    abondance in troef is asked (an abondance alone needs only the test for 9)."""
+    return rules.abondance_levels or (suit == trump and ask("solo", "abondance_in_troef"))
 
 
 def _merge(parts: list[dict]) -> dict:
@@ -407,7 +413,7 @@ def _build_rows(
         rows.add("pico", None, res["pico"], rows.flat_payout("pico", res["pico"]))
     for s in range(4):
         tricks = res["alone"][:, s]
-        counted = tricks if s == trump or rules.abondance_levels else None  # where counts are exact
+        counted = tricks if _exact_alone(s, trump, rules, _asker(wanted)) else None  # where counts are exact
         if rules.abondance_levels:
             for level in (9, 10, 11, 12):
                 ev = rows.payout("abondance", None, tricks, level=level)
