@@ -60,7 +60,8 @@ SCRATCH_PLIES = 64
 SCRATCH_MOVES = 16
 N_STATS = 8
 
-_PATTERN_MASK = (1 << 52) - 1
+# per suit pattern (bit = suit), the 3-bit fields of those suits in a top-owners word
+_PAT_OWNER_MASK = np.array([sum(7 << (3 * s) for s in range(4) if pat >> s & 1) for pat in range(16)], dtype=np.int64)
 
 
 @njit(cache=True)
@@ -302,7 +303,7 @@ def _cash_line(hands, leader, trump, team, th, transfer_first):
 
 
 @njit(cache=True)
-def _cash_tricks(hands, leader, trump, team, th):
+def _cash_tricks(hands, leader, trump, team, th, need):
     """Tricks the leader's team can take in a row from here, whatever the others do.
 
     Two lines of play are played out: the team member on lead cashes its highest card
@@ -314,9 +315,31 @@ def _cash_tricks(hands, leader, trump, team, th):
     who still holds a trump is void are never led. Neither line depends on how the
     opponents play, so the better count is a lower bound on the team's tricks; the
     winning cards whose rank the line needs are returned with it. ``th`` is int64[>= 4]
-    scratch for the team's hands. Returns ``(tricks, decisive cards)``.
+    scratch for the team's hands. Only a count of at least ``need`` matters: the lines
+    are not played out when a cheap bound (per suit in which the team holds a card above
+    every opponent's, its longest holding) is below it, and the second line only when
+    the first falls short. Returns ``(tricks, decisive cards)``, ``(0, 0)`` when skipped.
     """
+    bound = 0
+    for s in range(4):
+        top_team = -1
+        top_opp = -1
+        longest = 0
+        for p in range(4):
+            lane = (hands[p] >> (16 * s)) & LANE
+            if lane:
+                if (team >> p) & 1:
+                    top_team = max(top_team, highest_index(lane))
+                    longest = max(longest, popcount(lane))
+                else:
+                    top_opp = max(top_opp, highest_index(lane))
+        if top_team > top_opp:
+            bound += longest
+    if bound < need:
+        return 0, 0
     a, rel_a = _cash_line(hands, leader, trump, team, th, False)
+    if a >= need:
+        return a, rel_a
     b, rel_b = _cash_line(hands, leader, trump, team, th, True)
     if b > a:
         return b, rel_b
@@ -627,36 +650,32 @@ def _search(
             got = (cmask >> ws) & 1
             return lo <= got <= hi
         one_sided = hi >= tl
-        # the highest trump always takes a trick for its holder's side
+        # trump bounds: the highest trump takes a trick for its holder's side, and when
+        # one side holds no trump the other wins a trick with every trump of its
+        # longest trump hand (only trumps can win a trick that contains a trump)
         if trump >= 0:
             tr = rem & (LANE << (16 * trump))
             if tr:
                 top = highest_index(tr)
-                holder = 0
+                c_len = 0
+                o_len = 0
+                c_top = False
                 for p in range(4):
-                    if (hands[p] >> top) & 1:
-                        holder = p
-                if (cmask >> holder) & 1:
-                    if one_sided and lo <= 1:
-                        stats[4] += 1
-                        scratch[2, ply, 0] = 1 << top
-                        return True
-                elif lo > tl - 1:
+                    ln = popcount(hands[p] & tr)
+                    if (cmask >> p) & 1:
+                        c_top = c_top or (hands[p] >> top) & 1 == 1
+                        c_len = max(c_len, ln)
+                    else:
+                        o_len = max(o_len, ln)
+                lb = c_len if o_len == 0 else (1 if c_top else 0)
+                ub = tl - (o_len if c_len == 0 else (0 if c_top else 1))
+                if lb >= lo and ub <= hi:
                     stats[4] += 1
                     scratch[2, ply, 0] = 1 << top
-                    return False
-        if one_sided and cmask == mmask:
-            if (mmask >> leader) & 1:
-                qt, qrel = _cash_tricks(hands, leader, trump, mmask, scratch[2, ply, 4:])
-                if qt >= lo:
-                    stats[3] += 1
-                    scratch[2, ply, 0] = qrel
                     return True
-            else:
-                qt, qrel = _cash_tricks(hands, leader, trump, 15 ^ mmask, scratch[2, ply, 4:])
-                if tl - qt < lo:
-                    stats[3] += 1
-                    scratch[2, ply, 0] = qrel
+                if ub < lo or lb > hi:
+                    stats[4] += 1
+                    scratch[2, ply, 0] = 1 << top
                     return False
         if use_tt:
             tag = -1
@@ -687,10 +706,11 @@ def _search(
                 for su in range(4):
                     if (rem >> (16 * su)) & LANE:
                         nonempty |= 1 << su
+                owners = _top_owners(hands, rem, nonempty)
                 for pat in range(16):
                     if (pat & ~nonempty) or not (present >> pat) & 1:
                         continue
-                    kw1 = kw1b | (pat << 12) | (_top_owners(hands, rem, pat) << 16)
+                    kw1 = kw1b | (pat << 12) | ((owners & _PAT_OWNER_MASK[pat]) << 16)
                     idx = tt_heads[_tt_head(kw0, kw1, n_mask), 0]
                     while idx:
                         i = idx - 1
@@ -751,6 +771,20 @@ def _search(
                         tt_move = cand if (hands[player] >> cand) & 1 else -1
                     else:
                         tt_move = -1
+    # quick tricks of the side on lead (after the table: a table hit is cheaper)
+    if pos == 0 and one_sided and cmask == mmask:
+        if (mmask >> leader) & 1:
+            qt, qrel = _cash_tricks(hands, leader, trump, mmask, scratch[2, ply, 4:], lo)
+            if qt >= lo:
+                stats[3] += 1
+                scratch[2, ply, 0] = qrel
+                return True
+        else:
+            qt, qrel = _cash_tricks(hands, leader, trump, 15 ^ mmask, scratch[2, ply, 4:], tl - lo + 1)
+            if tl - qt < lo:
+                stats[3] += 1
+                scratch[2, ply, 0] = qrel
+                return False
     moves = scratch[0, ply]
     scores = scratch[1, ply]
     legal = _legal(hands[player], lead_suit)
