@@ -68,7 +68,8 @@ from wiezen_sim.solvers.dd import DDSolver
 SEAT_NAMES = ("eldest", "second", "third", "dealer")
 DEALER = 3
 ELDEST = 0
-METHODS = ("dd",)
+METHODS = ("dd", "pimc", "heuristic")  # pimc and heuristic: wiezen_sim.analysis.advise_play
+_METHOD_WORDS = {"dd": "double dummy", "pimc": "played by four PIMC players", "heuristic": "heuristic play"}
 TROEL_ONLY = ("troel", "open_miserie", "solo_slim")
 EXAMPLE = {"hand": "S:AKQJ98 H:AK2 D:K3 C:52", "seat": "eldest", "turned": "7H"}
 
@@ -92,6 +93,7 @@ class Advice:
     runner_up: dict | None
     p_order: float
     meta: dict = field(default_factory=dict)
+    success: list[np.ndarray] = field(default_factory=list, repr=False)  # per row: bool[n] success per deal
 
     def to_dict(self) -> dict:
         """The JSON form (issue 4 schema): meta keys, ``contracts`` rows, ``recommendation``."""
@@ -132,7 +134,7 @@ class Advice:
             )
         lines += [
             "",
-            "p_success: probability the contract is made (double dummy); 95% CI: Wilson interval;",
+            f"p_success: probability the contract is made ({_METHOD_WORDS[m['method']]}); 95% CI: Wilson interval;",
             "mean_tricks: tricks of the declaring side (blank where only a target test is run);",
             "ev_units: your expected settlement in units (chips), RULES.md 1.6; n: deals counted.",
             "partner: the partner's seat (0 eldest … 3 dealer); 'accepting' = the first seat that accepts",
@@ -323,6 +325,7 @@ class _Rows:
         self.rows: list[dict] = []
         self.dists: list[np.ndarray] = []
         self.evs: list[np.ndarray] = []
+        self.oks: list[np.ndarray] = []
 
     def payout(
         self, contract: str, partners: np.ndarray | None, tricks: np.ndarray, target=None, level=None
@@ -373,6 +376,7 @@ class _Rows:
             }
         )
         self.evs.append(ev)
+        self.oks.append(np.asarray(success, dtype=bool))
         if tricks is not None and n:
             self.dists.append(np.bincount(tricks.astype(np.int64), minlength=14)[:14] / n)
         else:
@@ -447,6 +451,7 @@ def advise(
     backend: str = "loky",
     progress: bool | None = None,
     contracts: Sequence[str] | None = None,
+    worlds: int = 16,
 ) -> Advice:
     """Estimate every contract this hand could declare, by Monte Carlo double dummy.
 
@@ -460,11 +465,14 @@ def advise(
         seed: seed; ``None`` draws one (reported in ``meta``). Same seed and samples →
             same numbers for any ``n_jobs``, ``batch_size`` and backend.
         n_jobs: joblib workers (-1 = all cores).
-        method: ``dd`` (double dummy).
+        method: ``dd`` (double dummy), ``pimc`` or ``heuristic`` (every option played
+            on the same sampled deals by four PIMC or heuristic players, issue 5; the
+            choices are in :mod:`wiezen_sim.analysis.advise_play`).
         accept_tricks: the vraag acceptance rule's threshold (module docstring).
         contracts: only these contracts (names of RULES.md 1.3): the table has only
             their rows, the solver asks only their questions and the recommendation is
             among them and pass; ``None`` = every contract of the rules.
+        worlds: PIMC worlds sampled per card decision (``method="pimc"``).
 
     Returns:
         :class:`Advice`. ``table`` (pandas.DataFrame), one row per option:
@@ -486,17 +494,28 @@ def advise(
         raise ValueError(f"unknown method {method!r}; known: {', '.join(METHODS)}")
     if samples <= 0:
         raise ValueError(f"samples must be positive, got {samples}")
+    if worlds < 1:
+        raise ValueError(f"worlds must be at least 1, got {worlds}")
     if n_jobs == 0:
         raise ValueError("jobs must be a worker count ≥ 1, or negative for all cores (-1) and joblib's -2, …")
     seed = resolve_seed(seed)
     seeds = sample_seeds(seed, samples)
     parts = run_batches(
-        _Batch(mask, p, card, rule_set, accept_tricks, wanted), seeds, batch_size, n_jobs, backend, progress, "deals"
-    )
-    rows = _build_rows(_merge(parts), mask, p, card, rule_set, wanted)
+        _Batch(mask, p, card, rule_set, accept_tricks, wanted, method, worlds),
+        seeds, batch_size, n_jobs, backend, progress, "deals",
+    )  # fmt: skip
+    if method == "dd":
+        rows = _build_rows(_merge(parts), mask, p, card, rule_set, wanted)
+    else:
+        from wiezen_sim.analysis.advise_play import build_play_rows
+
+        rows = _Rows(rule_set, p)
+        build_play_rows(_merge(parts), mask, p, card, rule_set, rows)
     if wanted is not None:
         keep = [i for i, row in enumerate(rows.rows) if row["contract"] in wanted]
-        rows.rows, rows.evs, rows.dists = ([x[i] for i in keep] for x in (rows.rows, rows.evs, rows.dists))
+        rows.rows, rows.evs, rows.dists, rows.oks = (
+            [x[i] for i in keep] for x in (rows.rows, rows.evs, rows.dists, rows.oks)
+        )
     table = pd.DataFrame(rows.rows)
     distribution = pd.DataFrame(np.array(rows.dists), columns=range(14))
     # a vraag with a fixed partner seat is information, not a bid: the partner chooses to accept
@@ -530,19 +549,34 @@ def advise(
         "samples": samples,
         "seed": seed,
         "method": method,
+        **({"worlds": worlds} if method == "pimc" else {}),
         "accept_tricks": accept_tricks,
         "troel_obligation": obliged,
     }
-    return Advice(table, distribution, describe(best), None if second is None else describe(second), p_order, meta)
+    runner = None if second is None else describe(second)
+    return Advice(table, distribution, describe(best), runner, p_order, meta, rows.oks)
 
 
 class _Batch:
     """Picklable batch task for joblib: the sampled deals of one batch of seed words."""
 
     def __init__(
-        self, hand: int, seat: int, turned: int, rules: RuleSet, accept_tricks: float, wanted: frozenset[str] | None
+        self,
+        hand: int,
+        seat: int,
+        turned: int,
+        rules: RuleSet,
+        accept_tricks: float,
+        wanted: frozenset[str] | None,
+        method: str = "dd",
+        worlds: int = 16,
     ) -> None:
         self.args = (hand, seat, turned, rules, accept_tricks, wanted)
+        self.method, self.worlds = method, worlds
 
     def __call__(self, seeds: np.ndarray) -> dict:
-        return _solve_batch(seeds, *self.args)
+        if self.method == "dd":
+            return _solve_batch(seeds, *self.args)
+        from wiezen_sim.analysis.advise_play import play_batch
+
+        return play_batch(seeds, *self.args, self.method, self.worlds)
