@@ -61,9 +61,18 @@ def _show(value: object) -> str:
     return "none" if value == "" else str(value)
 
 
-def _select(table: pd.DataFrame, contract: str | None, method: str | None) -> pd.DataFrame:
+def _select(
+    table: pd.DataFrame, contract: str | None, method: str | None, where: dict | None = None, x: str | None = None
+) -> pd.DataFrame:
+    """The rows of one contract and method, those whose columns take the ``where`` values, and with an ``x``."""
     if contract is not None:
         table = table[table.contract == contract]
+    for col, values in (where or {}).items():
+        if col not in table:
+            raise ValueError(f"the table has no column {col!r}")
+        table = table[table[col].isin(values if isinstance(values, list) else [values])]
+    if x is not None and x in table:
+        table = table[table[x].notna()]
     if method is not None:
         table = table[table.method == method]
     if table.empty:
@@ -80,6 +89,7 @@ def plot_lines(
     contract: str | None = None,
     method: str | None = None,
     title: str | None = None,
+    where: dict | None = None,
 ) -> Figure:
     """A measure against a feature with its interval as error bars; lines by ``hue``, panels by ``facet``.
 
@@ -87,12 +97,12 @@ def plot_lines(
         table: an experiment table (:attr:`~wiezen_sim.analysis.experiment.ExperimentResult.table`).
         x, hue, facet: its columns (features or ``seat``/``contract``).
         y: ``p_success`` (Wilson 95 % bars), ``ev_units`` (t-interval bars) or ``mean_tricks``.
-        contract, method: keep only these rows.
+        contract, method: keep only these rows; ``where`` maps columns to the values kept.
 
     Raises:
         ValueError: no rows left, or an unknown column.
     """
-    table = _select(table, contract, method)
+    table = _select(table, contract, method, where, x)
     for col in (x, y, hue, facet):
         if col is not None and col not in table:
             raise ValueError(f"the table has no column {col!r}")
@@ -142,13 +152,14 @@ def plot_bars(
     contract: str | None = None,
     method: str | None = None,
     title: str | None = None,
+    where: dict | None = None,
 ) -> Figure:
     """A measure per ``x`` (default the hand class) with one bar per ``hue`` and interval bars.
 
     Raises:
         ValueError: no rows left.
     """
-    table = _select(table, contract, method)
+    table = _select(table, contract, method, where, x)
     xs = list(dict.fromkeys(table[x]))
     hues = list(dict.fromkeys(table[hue]))
     width = 0.8 / len(hues)

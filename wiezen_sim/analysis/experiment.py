@@ -11,6 +11,7 @@ An experiment file (TOML, in ``experiments/``) names the grid::
     methods = ["dd"]             # whatever advise() accepts
     rules = "tempelaere"         # preset or TOML file
     batch_size = 4               # hands per batch file (the unit of resume)
+    turned = "trump"             # the turned card's suit: trump (the class's), other or any
 
     [defaults]                   # HandClass fields shared by every class
     trump = "H"
@@ -24,6 +25,8 @@ An experiment file (TOML, in ``experiments/``) names the grid::
     name = "trap"
     lengths = "5-3-3-2"          # S-H-D-C, "x" = free
     lowest = { C = [6, 7] }
+    contracts = ["miserie"]      # this class's own contracts (optional)
+    features = { doubleton = "6-7" }  # extra table columns for the charts (optional)
 
     [[charts]]                   # see wiezen_sim.analysis.charts.draw_charts
     kind = "lines"
@@ -31,10 +34,11 @@ An experiment file (TOML, in ``experiments/``) names the grid::
     hue = "trump_honours"
 
 A *sample* is one hand drawn uniformly from the class (:func:`~wiezen_sim.analysis.hands.sample_hand`),
-the turned card (of the class's trump suit when it has one: uniformly among that suit's
-cards outside the hand, or in it for the dealer; otherwise uniformly among the cards the
-seat allows) and ``deals`` deals of the other 52 − 13 cards, each solved by
-:func:`~wiezen_sim.analysis.advise.advise` for the experiment's contracts only. Each
+the turned card (uniformly among the cards outside the hand, or in it for the dealer; by
+default of the class's trump suit, so that solo, vraag and the trump features agree; with
+``turned = "other"`` of another suit, as for an abondance in a suit of one's choice) and
+``deals`` deals of the other 39 cards, each solved by :func:`~wiezen_sim.analysis.advise.advise`
+for the experiment's contracts only. Each
 sample has its own seed word (``sample_seeds(seed, samples, stream)``, the stream a hash
 of the class name), so the table depends on the seed and the sample count only, never on
 ``n_jobs``, the batch size, the backend or an interruption.
@@ -78,6 +82,7 @@ from wiezen_sim.parallel import BACKENDS, resolve_seed, sample_seeds
 from wiezen_sim.rules.contracts import contract_spec
 from wiezen_sim.rules.ruleset import get_rules
 
+TURNED = ("trump", "other", "any")
 KEYS = ("class", "seat", "method", "contract", "level")
 SPEC_KEYS = {
     "name",
@@ -91,6 +96,7 @@ SPEC_KEYS = {
     "rules",
     "batch_size",
     "accept_tricks",
+    "turned",
     "defaults",
     "grid",
     "classes",
@@ -107,6 +113,8 @@ class Experiment:
         classes: the hand classes in file order (grid first, then ``[[classes]]``).
         features: per class, the values that define it (grid axes and listed fields),
             copied into the table's columns for charts.
+        contracts: every contract asked; ``class_contracts`` those of each class (a
+            ``[[classes]]`` entry may name its own ``contracts``).
     """
 
     name: str
@@ -115,12 +123,14 @@ class Experiment:
     contracts: list[str]
     classes: list[HandClass]
     features: list[dict]
+    class_contracts: list[list[str]]
     seats: list[str] = field(default_factory=lambda: ["eldest"])
     methods: list[str] = field(default_factory=lambda: ["dd"])
     deals: int = 1
     rules: str = "tempelaere"
     batch_size: int = 4
     accept_tricks: float = 4.0
+    turned: str = "trump"
     description: str = ""
     charts: list[dict] = field(default_factory=list)
     source: dict = field(default_factory=dict)
@@ -200,6 +210,9 @@ def hand_class(spec: dict) -> HandClass:
 
 
 def _feature(value: object) -> object:
+    """A class feature as a table cell: ranges ``"6-7"``, per-suit tables ``"C=6-7"``."""
+    if isinstance(value, dict):
+        return " ".join(f"{k}={_feature(v)}" for k, v in value.items())
     return "-".join(map(str, value)) if isinstance(value, list | tuple) else value
 
 
@@ -237,24 +250,30 @@ def load_experiment(source: str | Path | dict, samples: int | None = None) -> Ex
             name = template.format(**values) if template else ", ".join(f"{k}={_feature(v)}" for k, v in values.items())
             classes.append(hand_class({**defaults, **values, "name": name}))
             features.append({k: _feature(v) for k, v in values.items()})
+    contracts = [contract_spec(c).name for c in raw.get("contracts", [])]
+    class_contracts = [contracts] * len(classes)
     for entry in raw.get("classes", []):
+        entry = dict(entry)
+        own = [contract_spec(c).name for c in entry.pop("contracts", contracts)]
+        labels = entry.pop("features", {})  # extra table columns for charts, no constraint
         classes.append(hand_class({**defaults, **entry}))
-        features.append({k: _feature(v) for k, v in entry.items() if k != "name"})
+        features.append({k: _feature(v) for k, v in {**entry, **labels}.items() if k != "name"})
+        class_contracts.append(own)
     if not classes:
         raise ValueError("the experiment has no hand classes: give [grid] or [[classes]]")
     names = [c.name for c in classes]
     if len(set(names)) != len(names):
         raise ValueError(f"two hand classes share a name: {sorted({n for n in names if names.count(n) > 1})}")
-    contracts = [contract_spec(c).name for c in raw.get("contracts", [])]
-    if not contracts:
-        raise ValueError("the experiment names no contracts")
+    if not all(class_contracts):
+        raise ValueError("the experiment names no contracts (give contracts, for all or per class)")
     seats = [SEAT_NAMES[seat_index(s)] for s in raw.get("seats", ["eldest"])]
     exp = Experiment(
         name=str(raw.get("name", stem)),
         seed=resolve_seed(int(raw.get("seed", 0))),
         samples=int(samples if samples is not None else raw.get("samples", 16)),
-        contracts=contracts,
+        contracts=list(dict.fromkeys(c for own in class_contracts for c in own)),
         classes=classes,
+        class_contracts=class_contracts,
         features=features,
         seats=seats,
         methods=list(raw.get("methods", ["dd"])),
@@ -262,6 +281,7 @@ def load_experiment(source: str | Path | dict, samples: int | None = None) -> Ex
         rules=str(raw.get("rules", "tempelaere")),
         batch_size=int(raw.get("batch_size", 4)),
         accept_tricks=float(raw.get("accept_tricks", 4.0)),
+        turned=str(raw.get("turned", "trump")),
         description=str(raw.get("description", "")),
         charts=list(raw.get("charts", [])),
         source={k: v for k, v in raw.items() if k not in ("samples", "seed", "name")},
@@ -278,18 +298,24 @@ def class_stream(hc: HandClass) -> int:
     return zlib.crc32(hc.name.encode())
 
 
-def turned_card(hand: int, hc: HandClass, seat: int, rng: np.random.Generator) -> int:
-    """The turned card for a sampled hand (module docstring): in the hand for the dealer, outside it otherwise.
+def turned_card(hand: int, hc: HandClass, seat: int, rng: np.random.Generator, turned: str = "trump") -> int:
+    """The turned card for a sampled hand: in the hand for the dealer, outside it otherwise, uniformly.
+
+    ``turned`` says from which suit: ``trump`` the class's trump suit (any suit for a
+    class without one), ``other`` any suit but the class's trump, ``any`` any suit.
 
     Raises:
-        ValueError: no card of the class's trump suit can be the turned card.
+        ValueError: no card can be the turned card, or an unknown ``turned``.
     """
+    if turned not in TURNED:
+        raise ValueError(f"turned must be one of {', '.join(TURNED)}, got {turned!r}")
     pool = hand if seat == SEAT_NAMES.index("dealer") else FULL_DECK & ~hand
-    if hc.trump is not None:
-        pool &= 0xFFFF << (16 * hc.trump)
+    if hc.trump is not None and turned != "any":
+        suit = 0xFFFF << (16 * hc.trump)
+        pool &= suit if turned == "trump" else ~suit
     cards = cards_of(pool)
     if not cards:
-        raise ValueError(f"class {hc.name!r}: no card of its trump suit can be turned for seat {SEAT_NAMES[seat]}")
+        raise ValueError(f"class {hc.name!r}: no card can be turned ({turned}) for seat {SEAT_NAMES[seat]}")
     return cards[int(rng.integers(len(cards)))]
 
 
@@ -300,11 +326,11 @@ def declared_suit(hand: int, hc: HandClass) -> int:
     return max(range(4), key=lambda s: (card_count(suit_holding(hand, s)), hcp(suit_holding(hand, s) << 16 * s), -s))
 
 
-def sample_position(hc: HandClass, seat: int, word: int) -> tuple[int, int]:
-    """``(hand, turned card)`` of one sample from its seed word."""
+def sample_position(hc: HandClass, seat: int, word: int, turned: str = "trump") -> tuple[int, int]:
+    """``(hand, turned card)`` of one sample from its seed word (:func:`turned_card`)."""
     rng = np.random.default_rng(word)
     hand = sample_hand(hc, rng)
-    return hand, turned_card(hand, hc, seat, rng)
+    return hand, turned_card(hand, hc, seat, rng, turned)
 
 
 @dataclass(frozen=True)
@@ -324,7 +350,7 @@ def _run_task(task: _Task, exp: Experiment) -> pd.DataFrame:
     """The per-hand rows of one batch (columns of :attr:`ExperimentResult.hands`)."""
     rows = []
     for offset, word in enumerate(task.words):
-        hand, turned = sample_position(task.hc, task.seat, word)
+        hand, turned = sample_position(task.hc, task.seat, word, exp.turned)
         advice = advise(
             hand,
             task.seat,
@@ -336,11 +362,11 @@ def _run_task(task: _Task, exp: Experiment) -> pd.DataFrame:
             method=task.method,
             accept_tricks=exp.accept_tricks,
             progress=False,
-            contracts=exp.contracts,
+            contracts=exp.class_contracts[task.class_index],
         )
         table = advice.table
         suit = SUITS[declared_suit(hand, task.hc)]
-        for contract in exp.contracts:
+        for contract in exp.class_contracts[task.class_index]:
             sel = table[table.contract == contract]
             if contract in ("abondance", "solo_slim"):
                 sel = sel[sel.trump == suit]
@@ -384,9 +410,10 @@ def _tasks(exp: Experiment) -> list[_Task]:
 
 def _check_classes(exp: Experiment) -> None:
     """Fail early, in this process, on an empty or too rare class or an impossible turned card."""
-    for hc, seat in itertools.product(exp.classes, exp.seats):
-        hand, _ = sample_position(hc, seat_index(seat), int(sample_seeds(exp.seed, 1, class_stream(hc))[0]))
-        if "troel" in exp.contracts and card_count(hand & 0x4000400040004000) < 3:
+    for (hc, own), seat in itertools.product(zip(exp.classes, exp.class_contracts, strict=True), exp.seats):
+        word = int(sample_seeds(exp.seed, 1, class_stream(hc))[0])
+        hand, _ = sample_position(hc, seat_index(seat), word, exp.turned)
+        if "troel" in own and card_count(hand & 0x4000400040004000) < 3:
             raise ValueError(f"class {hc.name!r}: troel needs a class of hands with three or four aces")
 
 
@@ -475,7 +502,7 @@ def decisions(table: pd.DataFrame, hands: pd.DataFrame) -> pd.DataFrame:
     key = ["class", "seat", "method"]
     for k, g in hands.groupby(key, sort=False):
         ev = g.pivot_table(index="sample", columns="contract", values="ev_units", aggfunc="first")
-        ev["pass"] = 0.0
+        ev.insert(0, "pass", 0.0)  # first, so that pass wins a tie (the sort is stable)
         means = ev.mean().sort_values(ascending=False, kind="stable")
         best, second = means.index[0], means.index[1]
         p = prob_greater((ev[best] - ev[second]).to_numpy(float))
