@@ -52,6 +52,7 @@ contract its single row (troel needs three or four aces).
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import math
@@ -134,6 +135,25 @@ class Experiment:
     description: str = ""
     charts: list[dict] = field(default_factory=list)
     source: dict = field(default_factory=dict)
+
+    def select(self, names: Sequence[str]) -> Experiment:
+        """The same experiment restricted to the named classes (file order kept).
+
+        Raises:
+            ValueError: a name that is not a class of the experiment.
+        """
+        known = [c.name for c in self.classes]
+        missing = set(names) - set(known)
+        if missing:
+            raise ValueError(f"no hand class named {sorted(missing)}; known: {known}")
+        keep = [i for i, name in enumerate(known) if name in names]
+        return dataclasses.replace(
+            self,
+            classes=[self.classes[i] for i in keep],
+            features=[self.features[i] for i in keep],
+            class_contracts=[self.class_contracts[i] for i in keep],
+            source={**self.source, "selected": list(names)},
+        )
 
     def parameters(self) -> dict:
         """The parameters that determine the table (recorded in meta.json, checked on resume)."""
