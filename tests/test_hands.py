@@ -49,6 +49,9 @@ def test_sampler_uniform_by_exact_enumeration(hc, fixed):
         HandClass(points=(18, 20)),
         HandClass(shape="5-3-3-2", lowest_max=7, dangerous=(1, 1), danger_rank=5),
         HandClass(cards="AS KS", aces=(1, 1), exclude=parse_card("2H")),
+        HandClass(trump=2, trump_length=6, trump_honours="AK", outside_aces=2),
+        HandClass(trump=1, tricks=(4, 4.5)),
+        HandClass(lengths=(5, 3, 3, 2), lowest=((2, 4), (2, 4), (2, 4), (6, 7))),
     ],
 )
 def test_every_sampled_hand_matches(hc):
@@ -81,3 +84,17 @@ def test_errors():
         HandClass(aces=5)
     with pytest.raises(ValueError, match="requires and forbids"):
         sample_hand(HandClass("x", cards="AS", trump=0, trump_honours="K"), np.random.default_rng(0))
+
+
+def test_trump_and_misere_features():
+    hand = parse_hand("S:AK H:AKQ5432 D:A2 C:J43")  # hearts trump: A 1, K guarded .5, 4 trumps beyond 3
+    assert HandClass(trump=1, outside_aces=2, tricks=6.5).matches(hand)
+    assert not HandClass(trump=1, outside_aces=3).matches(hand)
+    assert not HandClass(trump=1, tricks=(7, 13)).matches(hand)
+    trap = HandClass(lengths=(5, 3, 3, 2), lowest=(None, None, None, (6, 7)))
+    assert trap.matches(parse_hand("S:KQ852 H:J42 D:953 C:T6"))
+    assert not trap.matches(parse_hand("S:KQ852 H:J42 D:953 C:T5"))
+    with pytest.raises(ValueError, match="trump features"):
+        HandClass(outside_aces=1)
+    with pytest.raises(ValueError, match="lowest"):
+        HandClass(lowest=(1, None, None, None))

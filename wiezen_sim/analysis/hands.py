@@ -34,7 +34,7 @@ MAX_TRIES = 200_000
 def _range(value: float | tuple[float, float] | None, what: str, lo: float, hi: float) -> tuple[float, float]:
     if value is None:
         return lo, hi
-    a, b = (value, value) if isinstance(value, int) else value
+    a, b = (value, value) if isinstance(value, int | float) else value
     if not lo <= a <= b <= hi:
         raise ValueError(f"{what} must lie in {lo}..{hi}, got {value!r}")
     return a, b
