@@ -87,10 +87,10 @@ def test_errors():
 
 
 def test_trump_and_misere_features():
-    hand = parse_hand("S:AK H:AKQ5432 D:A2 C:J43")  # hearts trump: A 1, K guarded .5, 4 trumps beyond 3
-    assert HandClass(trump=1, outside_aces=2, tricks=6.5).matches(hand)
+    hand = parse_hand("S:AK H:AKQ5432 D:A2 C:J43")  # hearts trump: A 1, K guarded .5, 4 beyond 3
+    assert HandClass(trump=1, outside_aces=2, tricks=8).matches(hand)  # + A, A, guarded K outside
     assert not HandClass(trump=1, outside_aces=3).matches(hand)
-    assert not HandClass(trump=1, tricks=(7, 13)).matches(hand)
+    assert not HandClass(trump=1, tricks=(8.5, 13)).matches(hand)
     trap = HandClass(lengths=(5, 3, 3, 2), lowest=(None, None, None, (6, 7)))
     assert trap.matches(parse_hand("S:KQ852 H:J42 D:953 C:T6"))
     assert not trap.matches(parse_hand("S:KQ852 H:J42 D:953 C:T5"))
