@@ -87,7 +87,7 @@ def test_errors():
 
 
 def test_trump_and_misere_features():
-    hand = parse_hand("S:AK H:AKQ5432 D:A2 C:J43")  # hearts trump: A 1, K guarded .5, 4 beyond 3
+    hand = parse_hand("S:AK H:AKQ5432 D:A2 C:J4")  # hearts trump: A 1, K guarded .5, 4 beyond 3
     assert HandClass(trump=1, outside_aces=2, tricks=8).matches(hand)  # + A, A, guarded K outside
     assert not HandClass(trump=1, outside_aces=3).matches(hand)
     assert not HandClass(trump=1, tricks=(8.5, 13)).matches(hand)
