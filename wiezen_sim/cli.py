@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from wiezen_sim.analysis.advise import EXAMPLE, METHODS, SEAT_NAMES, advise
+from wiezen_sim.analysis.advise_play import compare
 from wiezen_sim.cards import card_name, hand_name
 from wiezen_sim.cli_romanian import add_romanian
 from wiezen_sim.rules.bots import random_policy, simple_bidder, simple_policy
@@ -110,7 +111,11 @@ def _cmd_advise(args: argparse.Namespace) -> None:
         hand, seat, turned = EXAMPLE["hand"], args.seat or EXAMPLE["seat"], args.turned or EXAMPLE["turned"]
         if not args.quiet:
             print(f"No hand given: the built-in example {hand!r}, seat {seat}, turned {turned}.", file=sys.stderr)
-    advice = advise(
+    if args.compare and args.method != "dd":
+        raise UsageError("--compare runs every method; leave out --method")
+    run = compare if args.compare else advise
+    extra = {} if args.compare else {"method": args.method}
+    advice = run(
         hand,
         seat,
         turned,
@@ -118,8 +123,9 @@ def _cmd_advise(args: argparse.Namespace) -> None:
         samples=args.samples,
         seed=args.seed,
         n_jobs=args.jobs,
-        method=args.method,
+        worlds=args.worlds,
         progress=False if args.quiet else None,
+        **extra,
     )
     if args.format == "json":
         text = json.dumps(advice.to_dict(), indent=2)
@@ -148,6 +154,7 @@ def _cmd_experiment(args: argparse.Namespace) -> None:
         n_jobs=args.jobs,
         samples=args.samples,
         progress=False if args.quiet else None,
+        collect=args.collect,
     )
     if not args.quiet:
         m = result.meta
@@ -185,7 +192,9 @@ def build_parser() -> argparse.ArgumentParser:
     adv.add_argument("--samples", type=int, default=1000, help="sampled deals (default 1000)")
     adv.add_argument("--seed", type=int, help="seed (default: drawn and reported)")
     adv.add_argument("--jobs", type=int, default=-1, help="parallel workers (default all cores)")
-    adv.add_argument("--method", choices=METHODS, default="dd")
+    adv.add_argument("--method", choices=METHODS, default="dd", help="dd (double dummy), pimc or heuristic play")
+    adv.add_argument("--compare", action="store_true", help="dd, pimc and heuristic side by side on the same deals")
+    adv.add_argument("--worlds", type=int, default=16, help="pimc: worlds sampled per card decision (default 16)")
     adv.add_argument("--format", choices=("table", "json", "csv"), default="table")
     adv.add_argument("--out", help="write the output to this file")
     adv.add_argument("--quiet", action="store_true", help="no progress bar, no notes on stderr")
@@ -199,6 +208,7 @@ def build_parser() -> argparse.ArgumentParser:
     exp.add_argument("--jobs", type=int, default=-1, help="parallel workers (default all cores)")
     exp.add_argument("--samples", type=int, help="hands per class (overrides the file)")
     exp.add_argument("--out", help="results directory (default results/<name>)")
+    exp.add_argument("--collect", action="store_true", help="solve nothing: outputs from the batches finished so far")
     exp.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
     exp.set_defaults(func=_cmd_experiment)
 

@@ -30,7 +30,11 @@ Per sampled deal (the arrays of :func:`play_batch`, one row per sample):
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass, field
+
 import numpy as np
+import pandas as pd
 
 from wiezen_sim.cards import card_name, card_suit
 from wiezen_sim.rules.auction import Declaration, aces
@@ -150,3 +154,105 @@ def build_play_rows(res: dict, hand: int, p: int, turned: int, rules: RuleSet, r
         if contract == "abondance" and suit == 3 and "abondance_in_troef" in contracts:
             tricks = res["tricks"][:, play_options(rules, hand).index(("abondance", trump))]
             rows.add("abondance_in_troef", trump, tricks >= 9, rows.payout("abondance_in_troef", None, tricks))
+
+
+@dataclass
+class Comparison:
+    """Result of :func:`compare`: ``table`` has one row per option played by every method.
+
+    Columns: ``contract``, ``trump``, ``partner``, ``level``, ``n`` (deals counted),
+    ``p_<method>`` (success probability per method), and for every method but the
+    first ``diff_<method>`` = ``p_<method> - p_<first>`` with ``diff_<method>_low`` /
+    ``_high``, a 95 % normal interval of the paired difference (same deals).
+    """
+
+    table: pd.DataFrame
+    meta: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        """JSON form: meta keys and ``contracts`` rows."""
+        rows = self.table.astype(object).where(self.table.notna(), None).to_dict(orient="records")
+        return {**self.meta, "contracts": rows}
+
+    def format_table(self) -> str:
+        """A plain-text report."""
+        m = self.meta
+        shown = self.table.astype(object).where(self.table.notna(), "")
+        for col in self.table.columns:
+            if col.startswith(("p_", "diff_")):
+                form = "{:+.3f}" if col.startswith("diff_") else "{:.3f}"
+                shown[col] = self.table[col].map(lambda x, form=form: "" if math.isnan(x) else form.format(x))
+        return "\n".join([
+            f"hand {m['hand']}  seat {m['seat']}  turned {m['turned']}  rules {m['rules']}",
+            f"{m['samples']} sampled deals (the same for every method), seed {m['seed']}, pimc worlds {m['worlds']}",
+            "",
+            shown.to_string(index=False),
+            "",
+            "p_<method>: probability the contract is made: dd = double dummy, pimc / heuristic = four such players;",
+            "diff_<method>: p_<method> - p_dd with a 95% interval of the paired difference (same deals).",
+        ])  # fmt: skip
+
+
+def compare(
+    hand: str | int,
+    seat: str | int,
+    turned: str | int,
+    rules: str | RuleSet = "tempelaere",
+    samples: int = 200,
+    seed: int | None = None,
+    n_jobs: int = -1,
+    worlds: int = DEFAULT_WORLDS,
+    methods: tuple[str, ...] = ("dd", "pimc", "heuristic"),
+    **kwargs,
+) -> Comparison:
+    """Success probabilities of every biddable option under several methods, on the same sampled deals.
+
+    Runs :func:`wiezen_sim.analysis.advise.advise` once per method with the same
+    seed (so the same deals; kleine miserie: the dd row uses its best discard, the
+    play rows the highest card). Arguments as there; ``kwargs`` go to ``advise``.
+
+    Returns:
+        :class:`Comparison` (table columns in its docstring).
+
+    Raises:
+        ValueError: as :func:`~wiezen_sim.analysis.advise.advise`, or fewer than two methods.
+    """
+    from wiezen_sim.analysis.advise import advise
+    from wiezen_sim.parallel import resolve_seed
+
+    if len(methods) < 2 or len(set(methods)) != len(methods):
+        raise ValueError(f"compare needs two or more distinct methods, got {methods}")
+    seed = resolve_seed(seed)
+    runs = {m: advise(hand, seat, turned, rules, samples, seed, n_jobs, m, worlds=worlds, **kwargs) for m in methods}
+
+    def keyed(advice) -> dict:
+        out = {}
+        for (_, row), ok in zip(advice.table.iterrows(), advice.success, strict=True):
+            if row.get("partner") in (None, "accepting") or _isnan(row.get("partner")):
+                key = (row.contract, row.trump, row.get("partner"), row.get("level"))
+                out[tuple(None if _isnan(x) else x for x in key)] = ok
+        return out
+
+    per = {m: keyed(a) for m, a in runs.items()}
+    first = methods[0]
+    rows = []
+    for key in per[methods[1]]:
+        if not all(key in per[m] for m in methods):
+            continue
+        oks = {m: per[m][key] for m in methods}
+        row = dict(zip(("contract", "trump", "partner", "level"), key, strict=True), n=len(oks[first]))
+        row.update({f"p_{m}": float(oks[m].mean()) if len(oks[m]) else math.nan for m in methods})
+        for m in methods[1:]:
+            d = oks[m].astype(float) - oks[first].astype(float)
+            half = 1.96 * float(d.std(ddof=1)) / math.sqrt(len(d)) if len(d) > 1 else math.nan
+            mean = float(d.mean()) if len(d) else math.nan
+            row.update({f"diff_{m}": mean, f"diff_{m}_low": mean - half, f"diff_{m}_high": mean + half})
+        rows.append(row)
+    table = pd.DataFrame(rows).dropna(axis=1, how="all")
+    meta = {k: v for k, v in runs[first].meta.items() if k != "method"}
+    meta.update(methods=list(methods), worlds=worlds)
+    return Comparison(table, meta)
+
+
+def _isnan(x: object) -> bool:
+    return isinstance(x, float) and math.isnan(x)

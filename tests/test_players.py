@@ -1,0 +1,201 @@
+"""Players (issue 5): legal cards only, reproducible records, PIMC = double dummy when nothing is hidden,
+the heuristic's rules, and the advisor's --method / --compare."""
+
+import json
+
+import numpy as np
+import pytest
+
+from wiezen_sim import play_deal
+from wiezen_sim.cards import card_suit, cards_of, parse_card, parse_hand
+from wiezen_sim.cli import main
+from wiezen_sim.rules.auction import Declaration
+from wiezen_sim.rules.contracts import Objective as Goal
+from wiezen_sim.rules.dealing import deal_packets, new_deck
+from wiezen_sim.rules.play import PlaySetup, PlayView, legal_cards
+from wiezen_sim.solvers.dd import DDSolver
+from wiezen_sim.solvers.players import card_classes, heuristic_card, pimc_scores
+from wiezen_sim.solvers.worlds import InfoSet
+
+SPADES = "S:AKQJT98765432"
+
+
+def deal(seed):
+    rng = np.random.default_rng(seed)
+    return deal_packets(new_deck(rng), int(rng.integers(4)))
+
+
+def assert_legal(record, hands, n_tricks=13):
+    """Replay the record: every card was held and followed suit when it could."""
+    hands = [h & ~(1 << d) for h, d in zip(hands, record.discards, strict=False)] + list(hands[len(record.discards) :])
+    assert len(record.tricks) == n_tricks
+    for leader, cards, _ in record.tricks:
+        for i, card in enumerate(cards):
+            seat = (leader + i) % 4
+            led = card_suit(cards[0]) if i else None
+            assert legal_cards(hands[seat], led) >> card & 1, (seat, card)
+            hands[seat] &= ~(1 << card)
+    assert not any(hands)
+
+
+@pytest.mark.parametrize(
+    "contract,kwargs",
+    [
+        ("solo", {}),
+        ("vraag", {"partner": 2}),
+        ("kleine_miserie", {}),
+        ("pico", {}),
+        ("abondance", {"trump": 1}),
+        ("miserie", {}),
+        ("open_miserie", {}),
+        ("solo_slim", {}),
+    ],
+)
+def test_random_and_heuristic_play_legal_and_reproducible(contract, kwargs):
+    for seed in range(3):
+        d = deal(seed)
+        policies = ["random", "heuristic", "heuristic", "random"]
+        a = play_deal(d, contract, policies, seed=seed, declarer=(d.dealer + 1) % 4, **kwargs)
+        b = play_deal(d, contract, policies, seed=seed, declarer=(d.dealer + 1) % 4, **kwargs)
+        assert a == b
+        assert_legal(a, list(d.hands), 12 if contract == "kleine_miserie" else 13)
+
+
+def test_pimc_play_legal_and_reproducible():
+    d = deal(11)
+    policies = ["pimc:2", "heuristic", "pimc:2", "random"]
+    a = play_deal(d, "miserie", policies, seed=5)
+    assert a == play_deal(d, "miserie", policies, seed=5)
+    assert_legal(a, list(d.hands))
+    k = play_deal(d, "kleine_miserie", "pimc:1", seed=5)
+    assert_legal(k, list(d.hands), 12)
+
+
+def random_ending(rng, cards_per_hand):
+    """Four hands of ``cards_per_hand`` cards, a leader and 0-3 legal cards of the trick in progress."""
+    deck = [int(c) for c in rng.permutation(cards_of(parse_hand("S:AKQJT98765432 H:AKQJT98765432 D:AKQJT98765432")))]
+    hands = [sum(1 << c for c in deck[i * cards_per_hand : (i + 1) * cards_per_hand]) for i in range(4)]
+    leader = int(rng.integers(4))
+    trick = []
+    for i in range(int(rng.integers(4))):
+        seat = (leader + i) % 4
+        legal = cards_of(legal_cards(hands[seat], card_suit(trick[0]) if trick else None))
+        card = legal[int(rng.integers(len(legal)))]
+        hands[seat] &= ~(1 << card)
+        trick.append(card)
+    return hands, leader, trick
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_pimc_with_nothing_hidden_plays_a_double_dummy_best_card(seed):
+    rng = np.random.default_rng(seed)
+    hands, leader, trick = random_ending(rng, 4)
+    seat = (leader + len(trick)) % 4
+    trump = [None, 0, 1][seed % 3]
+    side = (int(rng.integers(4)),) if seed % 2 else (0, 2)
+    misere = seed % 4 == 3
+    goal = Goal.EXACTLY if misere else Goal.AT_LEAST
+    need = 0 if misere else int(rng.integers(1, 4))
+    info = InfoSet(seat, tuple(hands), tuple(card_count_list(hands)), (0, 0, 0, 0), 0)
+    legal = cards_of(legal_cards(hands[seat], card_suit(trick[0]) if trick else None))
+    values = DDSolver(tt_mb=1).card_values(hands, trump, leader, side, "min" if misere else "max", trick=trick)
+    sign = 1 if seat in side else -1
+    best = (max if (sign > 0) != misere else min)(values.values())
+    for window in (13, 1):
+        scores = pimc_scores(info, trump, leader, trick, side, goal, need, legal, 8, rng, tie_window=window)
+        keys = [tuple(sign * int(x) for x in row) for row in scores]
+        chosen = legal[keys.index(max(keys))]
+        if window == 13:  # the whole trick range counted: the double-dummy value of the best card
+            assert values[chosen] == best, (values, chosen)
+
+        def made(v):
+            return v <= need if misere else v >= need
+
+        assert made(values[chosen]) == made(best)
+
+
+def card_count_list(hands):
+    return [int(h).bit_count() for h in hands]
+
+
+def test_card_classes_group_touching_cards():
+    hand = parse_hand("S:KQ9 H:A")
+    played = 1 << parse_card("TS")
+    classes = card_classes(hand, hand, played)
+    assert classes == [[parse_card("KS"), parse_card("QS")], [parse_card("9S")], [parse_card("AH")]]  # JS is out
+    assert len(card_classes(hand, hand, played | 1 << parse_card("JS"))) == 2
+
+
+def view(contract, side, trump, seat, hand, trick, leader, history=()):
+    setup = PlaySetup((Declaration(contract, side),), side, trump, 0, {"solo": 5}.get(contract, 0))
+    h = parse_hand(hand)
+    cards = [parse_card(c) for c in trick]
+    legal = legal_cards(h, card_suit(cards[0]) if cards else None)
+    return PlayView(seat, h, legal, cards, leader, setup, list(history), {})
+
+
+def test_heuristic_rules():
+    # second hand low
+    assert heuristic_card(view("solo", (0,), 0, 1, "H:KQ3 C:2", ["5H"], 0)) == parse_card("3H")
+    # cover an honour led by an opponent, with the cheapest card that beats it
+    assert heuristic_card(view("solo", (0,), 0, 1, "H:AK3 C:2", ["QH"], 0)) == parse_card("KH")
+    # third hand: the partner is not winning: win as cheaply as possible
+    assert heuristic_card(view("solo", (1,), 0, 2, "H:AJ3 C:2", ["5H", "TH"], 0)) == parse_card("JH")
+    # ... and when the partner is winning: play low
+    assert heuristic_card(view("solo", (0,), 0, 2, "H:AJ3 C:2", ["5H", "TH"], 0)) == parse_card("3H")
+    # misère declarer plays under: the highest card that loses
+    assert heuristic_card(view("miserie", (2,), None, 2, "H:T82 C:2", ["9H", "3H"], 0)) == parse_card("8H")
+    # misère declarer void: throws its highest card
+    assert heuristic_card(view("miserie", (2,), None, 2, "S:A3 C:2", ["9H", "3H"], 0)) == parse_card("AS")
+    # misère defender, declarer still to play: plays low
+    assert heuristic_card(view("miserie", (3,), None, 1, "H:KQ2", ["9H"], 0)) == parse_card("2H")
+    # misère defender, declarer winning the trick: the highest card under the declarer's
+    assert heuristic_card(view("miserie", (0,), None, 2, "H:KT2", ["9H", "3H"], 0)) == parse_card("2H")
+    assert heuristic_card(view("miserie", (0,), None, 2, "H:KT8", ["9H", "3H"], 0)) == parse_card("8H")
+
+
+def test_play_deal_bad_input():
+    d = deal(1)
+    with pytest.raises(ValueError, match="unknown player"):
+        play_deal(d, "solo", "grandmaster")
+    with pytest.raises(ValueError, match="distinct declaring seats"):
+        play_deal(d, "vraag", "random")
+    with pytest.raises(ValueError, match="one player or four"):
+        play_deal(d, "solo", ["random"] * 3)
+    with pytest.raises(ValueError, match="unknown contract"):
+        play_deal(d, "grand", "random")
+
+
+def test_cli_method_heuristic_and_compare(capsys):
+    argv = ["advise", SPADES, "--turned", "2H", "--samples", "3", "--seed", "2", "--jobs", "1", "--quiet"]
+    assert main([*argv, "--method", "heuristic", "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    rows = {(r["contract"], r["trump"]): r for r in out["contracts"]}
+    assert out["method"] == "heuristic" and rows[("solo_slim", "S")]["p_success"] == 1.0
+    assert rows[("miserie", None)]["p_success"] == 0.0
+    assert main([*argv, "--compare", "--worlds", "2", "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    rows = {(r["contract"], r["trump"]): r for r in out["contracts"]}
+    assert out["methods"] == ["dd", "pimc", "heuristic"]
+    for m in ("dd", "pimc", "heuristic"):
+        assert rows[("solo_slim", "S")][f"p_{m}"] == 1.0 and rows[("miserie", None)][f"p_{m}"] == 0.0
+    assert rows[("solo_slim", "S")]["diff_pimc"] == 0.0
+
+
+@pytest.mark.parametrize(
+    "extra,message",
+    [
+        (["--method", "bogus"], "invalid choice"),
+        (["--method", "pimc", "--worlds", "0"], "worlds must be at least 1"),
+        (["--compare", "--method", "pimc"], "leave out --method"),
+        (["--worlds", "x"], "invalid int"),
+    ],
+)
+def test_cli_bad_method_values_one_line_exit_2(capsys, extra, message):
+    try:
+        code = main(["advise", SPADES, "--turned", "2H", "--samples", "2", "--quiet", *extra])
+    except SystemExit as exc:
+        code = exc.code
+    assert code == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1, err
