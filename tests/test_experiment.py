@@ -123,6 +123,8 @@ def test_killed_run_resumes_to_the_same_table(tmp_path, compiled_kernels):
     proc.wait()
     finished = len(list((out / "batches").glob("*.parquet")))
     assert 5 <= finished < 400 and not (out / "table.parquet").exists()
+    part = run_experiment(spec, out=out, collect=True, progress=False, charts=False)
+    assert len(part.hands) == 2 * finished and len(part.meta["missing_batches"]) == 400 - finished
     assert subprocess.run([*cmd, "--resume", "--quiet"], capture_output=True).returncode == 0
     resumed = pd.read_parquet(out / "table.parquet")
     meta = __import__("json").loads((out / "meta.json").read_text())

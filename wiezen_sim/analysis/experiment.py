@@ -590,6 +590,7 @@ def run_experiment(
     samples: int | None = None,
     progress: bool | None = None,
     charts: bool = True,
+    collect: bool = False,
 ) -> ExperimentResult:
     """Run an experiment and write its results (module docstring).
 
@@ -605,6 +606,9 @@ def run_experiment(
         samples: overrides the file's hands per class.
         progress: a tqdm bar on stderr (default: when stderr is a terminal).
         charts: draw the charts of the file.
+        collect: solve nothing: write the outputs from the batches an earlier (interrupted)
+            run finished; a class with missing batches has fewer ``hands``, and
+            ``meta["missing_batches"]`` lists them.
 
     Writes ``table.parquet``/``table.csv``, ``hands.parquet``, ``decisions.csv`` (with a
     decision chart), the charts (``.png`` and ``.svg``) and ``meta.json`` into ``out``;
@@ -627,6 +631,7 @@ def run_experiment(
     batch_dir = out / "batches"
     params = json.loads(json.dumps(exp.parameters(), default=str))
     stamp = batch_dir / "experiment.json"
+    resume = resume or collect
     if batch_dir.exists() and not resume:
         shutil.rmtree(batch_dir)
     if resume and stamp.exists() and json.loads(stamp.read_text()) != params:
@@ -636,7 +641,11 @@ def run_experiment(
     _check_classes(exp)
     tasks = _tasks(exp)
     done = {p.stem for p in batch_dir.glob("*.parquet")}
-    todo = [t for t in tasks if t.key not in done]
+    todo = [] if collect else [t for t in tasks if t.key not in done]
+    missing = [t.key for t in tasks if t.key not in done] if collect else []
+    if collect and len(missing) == len(tasks):
+        raise ValueError(f"no finished batches under {batch_dir} to collect")
+    tasks = [t for t in tasks if t.key not in missing]
     load_start = os.getloadavg()
     show = sys.stderr.isatty() if progress is None else progress
     client = cluster = None
@@ -683,6 +692,7 @@ def run_experiment(
         "n_jobs": n_jobs,
         "batches": len(tasks),
         "batches_resumed": len(tasks) - len(todo),
+        "missing_batches": missing,
         "hands": total,
         "deals": total * exp.deals,
         "wall_time_s": round(wall, 2),
