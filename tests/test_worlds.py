@@ -54,11 +54,16 @@ def test_exact_count_and_uniform_sampling():
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.sampled_from(["solo", "miserie", "open_miserie", "kleine_miserie"]))
+@given(
+    st.integers(0, 2**32 - 1),
+    st.sampled_from(["solo", "vraag", "abondance", "pico", "miserie", "open_miserie", "kleine_miserie"]),
+)
 def test_sampled_worlds_never_contradict_the_information_set(seed, contract):
     rng = np.random.default_rng(seed)
     deal = deal_packets(new_deck(rng), int(rng.integers(4)))
-    setup = setup_play([Declaration(contract, (int(rng.integers(4)),))], deal, get_rules())
+    declarer = int(rng.integers(4))
+    seats = (declarer, (declarer + 2) % 4) if contract == "vraag" else (declarer,)
+    setup = setup_play([Declaration(contract, seats)], deal, get_rules())
     discards = [max(cards_of(h)) for h in deal.hands]
     record = play_hand(setup, deal.hands, [random_policy(rng)] * 4, discard=lambda s, h: max(cards_of(h)))
     moves = [(leader, cards) for leader, cards, _ in record.tricks]

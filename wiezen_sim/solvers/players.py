@@ -65,7 +65,7 @@ SEATS = 4
 HONOURS = (11, 12, 13)  # J Q K: "cover an honour"
 PLAYERS = ("random", "heuristic", "pimc")
 DEFAULT_WORLDS = 16
-PIMC_TT_MB = 8  # the table is emptied for every world (a new deal), so a small one is cheaper
+PIMC_TT_MB = 32  # emptied for every world (a new deal); smaller tables make rare positions take minutes
 
 
 # ----------------------------------------------------------------- what a seat can see
