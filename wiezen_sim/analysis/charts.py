@@ -106,6 +106,9 @@ def plot_lines(
     for col in (x, y, hue, facet):
         if col is not None and col not in table:
             raise ValueError(f"the table has no column {col!r}")
+    point = [c for c in (facet, hue, x) if c is not None]
+    if table.duplicated(point).any():
+        raise ValueError(f"several rows per point of {point}: narrow them with where= (e.g. one seat) or facet/hue")
     panels = list(dict.fromkeys(table[facet])) if facet else [None]
     fig = Figure(figsize=(4.2 * len(panels) + 1.2, 3.8))
     axes = fig.subplots(1, len(panels), sharey=True, squeeze=False)

@@ -634,10 +634,11 @@ def run_experiment(
     resume = resume or collect
     if batch_dir.exists() and not resume:
         shutil.rmtree(batch_dir)
-    if resume and stamp.exists() and json.loads(stamp.read_text()) != params:
+    solved = {k: v for k, v in params.items() if k not in ("charts", "description")}  # what the batches depend on
+    if resume and stamp.exists() and json.loads(stamp.read_text()) != solved:
         raise ValueError(f"{batch_dir} holds batches of a different experiment or size; run without --resume")
     batch_dir.mkdir(parents=True, exist_ok=True)
-    stamp.write_text(json.dumps(params, indent=1))
+    stamp.write_text(json.dumps(solved, indent=1))
     _check_classes(exp)
     tasks = _tasks(exp)
     done = {p.stem for p in batch_dir.glob("*.parquet")}
