@@ -531,11 +531,16 @@ _SEARCH_SIG = types.boolean(
 def _never_wins(hands, trump, group):
     """The cards that prove the seats in ``group`` cannot win a trick while others lead, or -1.
 
-    Holds when the group has no trump and, in every suit, its highest card is below the
-    others' lowest card of that suit: whatever the others lead, the group follows lower
-    or discards. Since the winner leads next, a group not on lead never wins again.
-    The proof needs, per suit held by both, the others' lowest card: the segment from it
-    up holds every card of the others and none of the group's (lengths do the rest).
+    The group must hold no trump. For one seat, per suit: with its cards and the others'
+    cards of the suit each sorted upwards, its j-th lowest is below the others' j-th
+    lowest for every j up to the shorter length. Whatever card the others lead (or make
+    the highest of a trick), the seat plays its highest card below it, and that keeps
+    the condition (the others' extra cards in a trick only help); when the others run
+    out of the suit it is never led again and the seat discards the rest. For several
+    seats the plain form is used: the group's highest card below the others' lowest.
+    Since the winner leads next, a group not on lead never wins again.
+    The proof needs, per suit held by both, the lowest card of the two: the segment from
+    it up holds every card of the suit that was compared (lengths do the rest).
     """
     mine = 0
     theirs = 0
@@ -546,16 +551,56 @@ def _never_wins(hands, trump, group):
             theirs |= hands[p]
     if trump >= 0 and (mine >> (16 * trump)) & LANE:
         return -1
+    single = popcount(group) == 1
     rel = 0
     for s in range(4):
         g = (mine >> (16 * s)) & LANE
         o = (theirs >> (16 * s)) & LANE
-        if g and o:
-            low = lowest_index(o)
-            if highest_index(g) > low:
-                return -1
-            rel |= 1 << (16 * s + low)
+        if g == 0 or o == 0:
+            continue
+        low = min(lowest_index(g), lowest_index(o))
+        if single:
+            while g and o:
+                if lowest_index(g) > lowest_index(o):
+                    return -1
+                g &= g - 1
+                o &= o - 1
+        elif highest_index(g) > lowest_index(o):
+            return -1
+        rel |= 1 << (16 * s + low)
     return rel
+
+
+@njit(cache=True)
+def _forced_win(hands, leader, group):
+    """The cards that prove the others can make the one seat in ``group`` win this trick, or -1.
+
+    No trump; the leader is not in ``group``. True when in some suit the seat's lowest
+    card is above the leader's lowest card and above the lowest card of every other
+    seat that holds the suit: the leader leads its lowest, the others follow low, and
+    the seat must follow with a card that wins. Decisive: those lowest cards (the
+    segment from the lowest of them up).
+    """
+    m = highest_index(group)
+    for s in range(4):
+        mine = (hands[m] >> (16 * s)) & LANE
+        lead = (hands[leader] >> (16 * s)) & LANE
+        if mine == 0 or lead == 0:
+            continue
+        low_m = lowest_index(mine)
+        low = lowest_index(lead)
+        if low > low_m:
+            continue
+        forced = True
+        for p in range(4):
+            lane = (hands[p] >> (16 * s)) & LANE
+            if p != m and p != leader and lane:
+                if lowest_index(lane) > low_m:
+                    forced = False
+                low = min(low, lowest_index(lane))
+        if forced:
+            return 1 << (16 * s + low)
+    return -1
 
 
 @njit(_SEARCH_SIG, cache=True)
@@ -629,6 +674,12 @@ def _search(
             if nw >= 0:
                 scratch[2, ply, 0] = nw
                 return lo <= tl <= hi
+            # misère (one seat wants to lose every trick, the others want it to win one)
+            if lo == tl and trump < 0 and mmask == 15 ^ cmask and popcount(mmask) == 1:
+                fw = _forced_win(hands, leader, mmask)
+                if fw >= 0:
+                    scratch[2, ply, 0] = fw
+                    return False
         if tl == 1:
             # last trick: every card is forced
             best = lowest_index(hands[leader])
