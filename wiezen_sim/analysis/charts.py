@@ -58,6 +58,8 @@ def label(column: str) -> str:
 
 
 def _show(value: object) -> str:
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
     return "none" if value == "" else str(value)
 
 
@@ -131,6 +133,8 @@ def plot_lines(
             ax.errorbar(pos, line[y], yerr=yerr, marker="o", capsize=3, label=name)
         if not numeric:
             ax.set_xticks(range(len(xs)), [_show(v) for v in xs])
+        elif all(float(v).is_integer() for v in xs):
+            ax.set_xticks(sorted(xs), [_show(v) for v in sorted(xs)])
         ax.set_xlabel(label(x))
         if panel is not None:
             ax.set_title(f"{label(facet)}: {_show(panel)}", fontsize=10)

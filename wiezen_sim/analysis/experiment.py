@@ -693,6 +693,7 @@ def run_experiment(
         "n_jobs": n_jobs,
         "batches": len(tasks),
         "batches_resumed": len(tasks) - len(todo),
+        "collected": collect,  # True: outputs of batches solved earlier; wall time is the collection's
         "missing_batches": missing,
         "hands": total,
         "deals": total * exp.deals,
