@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from tests.dd_reference import ref_exact, ref_value
+from wiezen_sim.cards import parse_hand
 from wiezen_sim.solvers.dd import DDSolver
 
 SIDES = [0b0001, 0b0010, 0b0100, 0b1000, 0b0101, 0b1010, 0b0011, 0b0110, 0b1100, 0b1001, 0b1110, 0b0111]
@@ -140,6 +141,19 @@ def test_card_values_match_brute_force(solver, objective):
                 args = _ref_args(h2, trump, leader, t2, side)
                 want = ref_exact(*args, k) if objective == "exact" else ref_value(*args, minimise=objective == "min")
             assert v == want, (hands, trump, leader, trick, side, objective, k, card)
+
+
+def test_a_seat_that_could_duck_everything_still_wins_when_it_wants(solver):
+    """West leads; South (♥Q3 ♦7) could play under every heart, but wants tricks: ♥Q wins one.
+
+    Regression: a misère-only shortcut (the seat can avoid winning) was once applied to a
+    seat that wants to win.
+    """
+    hands = np.array([parse_hand(h) for h in ("S:J C:T8", "S:4 D:3 C:3", "H:Q3 D:7", "H:J D:A C:J")], dtype=np.int64)
+    args = _ref_args(hands, -1, 3, [], 0b0100)
+    assert ref_value(*args) == 1
+    assert solver.solve(hands, "NT", 3, 0b0100) == 1
+    assert solver.solve(hands, "NT", 3, 0b0100, "min") == ref_value(*args, minimise=True)
 
 
 @pytest.mark.slow

@@ -528,19 +528,22 @@ _SEARCH_SIG = types.boolean(
 
 
 @njit(cache=True)
-def _never_wins(hands, trump, group):
-    """The cards that prove the seats in ``group`` cannot win a trick while others lead, or -1.
+def _never_wins(hands, trump, group, ducks):
+    """The cards that prove the seats in ``group`` win no trick while others lead, or -1.
 
-    The group must hold no trump. For one seat, per suit: with its cards and the others'
+    The group must hold no trump. Plain form: in every suit the group's highest card is
+    below the others' lowest, so it cannot win whatever anybody plays. When ``ducks``
+    (the group is one seat that wants to lose every trick) a weaker condition is enough,
+    since the seat only has to be able to avoid winning: per suit, with its cards and the others'
     cards of the suit each sorted upwards, its j-th lowest is below the others' j-th
     lowest for every j up to the shorter length. Whatever card the others lead (or make
     the highest of a trick), the seat plays its highest card below it, and that keeps
     the condition (the others' extra cards in a trick only help); when the others run
-    out of the suit it is never led again and the seat discards the rest. For several
-    seats the plain form is used: the group's highest card below the others' lowest.
+    out of the suit it is never led again and the seat discards the rest.
     Since the winner leads next, a group not on lead never wins again.
-    The proof needs, per suit held by both, the lowest card of the two: the segment from
-    it up holds every card of the suit that was compared (lengths do the rest).
+    The proof needs, per suit held by both, the others' lowest card (plain form) or the
+    lowest card of the two: the segment from it up holds every card that was compared
+    (lengths do the rest).
     """
     mine = 0
     theirs = 0
@@ -551,14 +554,14 @@ def _never_wins(hands, trump, group):
             theirs |= hands[p]
     if trump >= 0 and (mine >> (16 * trump)) & LANE:
         return -1
-    single = popcount(group) == 1
+    single = ducks and popcount(group) == 1
     rel = 0
     for s in range(4):
         g = (mine >> (16 * s)) & LANE
         o = (theirs >> (16 * s)) & LANE
         if g == 0 or o == 0:
             continue
-        low = min(lowest_index(g), lowest_index(o))
+        low = min(lowest_index(g), lowest_index(o)) if single else lowest_index(o)
         if single:
             while g and o:
                 if lowest_index(g) > lowest_index(o):
@@ -664,13 +667,14 @@ def _search(
             hi = BIG
         # a set of seats not on lead that can never win a trick (see _never_wins) never
         # gets the lead back: the counted tricks are then 0 or all of them (misère proofs)
+        # (a group that wants to lose: a minimiser counted, or a maximiser not counted)
         if not (cmask >> leader) & 1:
-            nw = _never_wins(hands, trump, cmask)
+            nw = _never_wins(hands, trump, cmask, (cmask & mmask) == 0)
             if nw >= 0:
                 scratch[2, ply, 0] = nw
                 return lo <= 0 <= hi
         else:
-            nw = _never_wins(hands, trump, 15 ^ cmask)
+            nw = _never_wins(hands, trump, 15 ^ cmask, ((15 ^ cmask) & ~mmask) == 0)
             if nw >= 0:
                 scratch[2, ply, 0] = nw
                 return lo <= tl <= hi
