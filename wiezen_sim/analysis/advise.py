@@ -279,8 +279,8 @@ def _solve_batch(
             for j, c in enumerate(candidates):
                 after[p] = hand & ~(1 << c)
                 out["kleine"][i, j] = nt.can_force(after, -1, ELDEST, side, 0, "min")
-        # the declarer's own trick count in the turned trump (exact when asked) is a lower
-        # bound for any pair: a partner who helps never costs the side a trick
+        # what the declarer makes alone in the turned trump (the exact count, or 9 when the
+        # test for 9 succeeded) is a lower bound for any pair: a partner never costs a trick
         alone = int(out["alone"][i, trump]) if ask("solo", "abondance", "abondance_in_troef", "solo_slim") else -1
         for q in order if ask("vraag") else ():
             pair_ok = alone >= need or _solver(trump).can_force(hands, trump, ELDEST, side | 1 << q, need)
