@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from wiezen_sim import play_deal
+from wiezen_sim.analysis.advise_play import compare
 from wiezen_sim.cards import card_suit, cards_of, parse_card, parse_hand
 from wiezen_sim.cli import main
 from wiezen_sim.rules.auction import Declaration
@@ -166,20 +167,29 @@ def test_play_deal_bad_input():
         play_deal(d, "grand", "random")
 
 
-def test_cli_method_heuristic_and_compare(capsys):
+def test_cli_method_heuristic(capsys):
     argv = ["advise", SPADES, "--turned", "2H", "--samples", "3", "--seed", "2", "--jobs", "1", "--quiet"]
     assert main([*argv, "--method", "heuristic", "--format", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
     rows = {(r["contract"], r["trump"]): r for r in out["contracts"]}
     assert out["method"] == "heuristic" and rows[("solo_slim", "S")]["p_success"] == 1.0
     assert rows[("miserie", None)]["p_success"] == 0.0
+
+
+@pytest.mark.slow  # about a minute (PIMC plays every option of two sampled deals)
+def test_compare_same_deals_and_cli(capsys):
+    table = compare(SPADES, "eldest", "2H", samples=3, seed=2, n_jobs=1, worlds=2,
+                    contracts=("miserie", "solo_slim"), progress=False).table  # fmt: skip
+    slim = table[(table.contract == "solo_slim") & (table.trump == "S")].iloc[0]
+    assert slim.p_dd == slim.p_pimc == slim.p_heuristic == 1.0 and slim.diff_pimc == 0.0
+    assert (table[table.contract == "miserie"][["p_dd", "p_pimc", "p_heuristic"]] == 0.0).all(axis=None)
+    low = "S:5432 H:432 D:432 C:432"  # every option is decided within a few tricks
+    argv = ["advise", low, "--turned", "AH", "--samples", "2", "--seed", "1", "--jobs", "1", "--quiet"]
     assert main([*argv, "--compare", "--worlds", "2", "--format", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    rows = {(r["contract"], r["trump"]): r for r in out["contracts"]}
     assert out["methods"] == ["dd", "pimc", "heuristic"]
-    for m in ("dd", "pimc", "heuristic"):
-        assert rows[("solo_slim", "S")][f"p_{m}"] == 1.0 and rows[("miserie", None)][f"p_{m}"] == 0.0
-    assert rows[("solo_slim", "S")]["diff_pimc"] == 0.0
+    rows = {(r["contract"], r["trump"]): r for r in out["contracts"]}
+    assert all(rows[("miserie", None)][f"p_{m}"] == 1.0 for m in ("dd", "pimc", "heuristic"))
 
 
 @pytest.mark.parametrize(

@@ -129,7 +129,9 @@ def build_play_rows(res: dict, hand: int, p: int, turned: int, rules: RuleSet, r
     contracts = rules.contracts()
     for k, (contract, suit) in enumerate(play_options(rules, hand)):
         tricks = res["tricks"][:, k]
-        if contract == "vraag":
+        if contract != "vraag" and (tricks < 0).all():
+            pass  # not asked for (contracts=)
+        elif contract == "vraag":
             accepted = tricks >= 0
             mate = np.where(accepted, res["vraag_partner"], (p + 1) % 4)  # any partner where nobody accepts
             ev = np.where(accepted, rows.payout("vraag", mate, np.maximum(tricks, 0)), 0.0)
@@ -153,7 +155,8 @@ def build_play_rows(res: dict, hand: int, p: int, turned: int, rules: RuleSet, r
             rows.add(contract, suit, ok, rows.payout(contract, None, tricks), **extra)
         if contract == "abondance" and suit == 3 and "abondance_in_troef" in contracts:
             tricks = res["tricks"][:, play_options(rules, hand).index(("abondance", trump))]
-            rows.add("abondance_in_troef", trump, tricks >= 9, rows.payout("abondance_in_troef", None, tricks))
+            if (tricks >= 0).any():
+                rows.add("abondance_in_troef", trump, tricks >= 9, rows.payout("abondance_in_troef", None, tricks))
 
 
 @dataclass
