@@ -116,7 +116,7 @@ class Advice:
         shown["p_success"] = self.table["p_success"].map("{:.3f}".format)
         shown["95% CI"] = [f"{lo:.3f}–{hi:.3f}" for lo, hi in zip(self.table.ci_low, self.table.ci_high, strict=True)]
         shown["mean_tricks"] = self.table["mean_tricks"].map(lambda x: "" if math.isnan(x) else f"{x:.2f}")
-        shown["ev_units"] = self.table["ev_units"].map("{:+.2f}".format)
+        shown["ev_units"] = self.table["ev_units"].map(lambda x: "" if math.isnan(x) else f"{x:+.2f}")
         shown["n"] = self.table["n"]
         rec, run = self.recommendation, self.runner_up
         lines = [
@@ -136,7 +136,8 @@ class Advice:
             "",
             f"p_success: probability the contract is made ({_METHOD_WORDS[m['method']]}); 95% CI: Wilson interval;",
             "mean_tricks: tricks of the declaring side (blank where only a target test is run);",
-            "ev_units: your expected settlement in units (chips), RULES.md 1.6; n: deals counted.",
+            "ev_units: your expected settlement in units (chips), RULES.md 1.6; blank for a partner seat",
+            "(you cannot choose it); n: deals counted.",
             "partner: the partner's seat (0 eldest … 3 dealer); 'accepting' = the first seat that accepts",
             "under the acceptance rule (its n counts those deals, its ev_units counts 0 when nobody accepts).",
         ]
