@@ -197,6 +197,22 @@ def _tt_store(tt_heads, tt_next, tt_keys, tt_vals, tt_meta, kw0, kw1b, pat, kw1,
         tt_vals[slot, 2] = move
 
 
+@njit(cache=True)
+def tt_clear(tt_heads, tt_keys, tt_meta):
+    """Empty the table by resetting only the hash heads its entries use.
+
+    Costs time in proportion to the entries stored, not to the table size (a search
+    of a few thousand nodes must not pay for zeroing a table of hundreds of MB).
+    """
+    n_mask = tt_heads.shape[0] - 1
+    for i in range(tt_meta[0]):
+        kw0 = tt_keys[i, 0]
+        kw1 = tt_keys[i, 1]
+        tt_heads[_tt_head(kw0, kw1, n_mask), 0] = 0
+        tt_heads[_tt_head(kw0, kw1 & 0xFFF, n_mask), 1] = 0
+    tt_meta[0] = 0
+
+
 # ---------------------------------------------------------------- static evaluation
 
 

@@ -259,8 +259,7 @@ class DDSolver:
 
     def clear(self) -> None:
         """Empty the transposition table."""
-        self.tt_heads[:] = 0
-        self.tt_meta[0] = 0
+        _k.tt_clear(self.tt_heads, self.tt_keys, self.tt_meta)
 
     def _prepare(self, trump: int, hands: np.ndarray | None = None) -> None:
         new_deal = False
