@@ -53,7 +53,7 @@ import numpy as np
 import pandas as pd
 
 from wiezen_sim.analysis.stats import prob_greater, wilson
-from wiezen_sim.cards import FULL_DECK, SUITS, card_count, card_name, card_rank, card_suit, hand_name, parse_card
+from wiezen_sim.cards import FULL_DECK, SUITS, card_count, card_name, card_suit, hand_name, parse_card
 from wiezen_sim.cards import parse_hand as _parse_hand
 from wiezen_sim.kernel.playout import rng_new, sample_deal
 from wiezen_sim.parallel import resolve_seed, run_batches, sample_seeds
@@ -64,6 +64,7 @@ from wiezen_sim.rules.payments import settle
 from wiezen_sim.rules.play import troel_setup
 from wiezen_sim.rules.ruleset import RuleSet, get_rules
 from wiezen_sim.solvers.dd import DDSolver
+from wiezen_sim.solvers.players import highest_discard
 
 SEAT_NAMES = ("eldest", "second", "third", "dealer")
 DEALER = 3
@@ -198,14 +199,6 @@ def sample_hands(seed_word: np.uint64, hand: int, seat: int, turned: int) -> np.
     return sample_deal(rng_new(seed_word), known, need, unseen)
 
 
-def _highest_discard(hand: int) -> int:
-    """Defenders' kleine-miserie discard: the highest card, longest suit first on a tie."""
-    return max(
-        (c for c in range(64) if hand >> c & 1),
-        key=lambda c: (card_rank(c), card_count((hand >> (16 * card_suit(c))) & 0xFFFF)),
-    )
-
-
 def kleine_candidates(hand: int) -> list[int]:
     """The declarer's candidate discards: the highest card of each suit held."""
     out = []
@@ -276,7 +269,7 @@ def _solve_batch(
         if rules.pico and ask("pico"):
             out["pico"][i] = nt.solve(hands, -1, ELDEST, side, "exact", k=1)
         if rules.kleine_miserie and ask("kleine_miserie"):
-            after = np.array([int(h) & ~(1 << _highest_discard(int(h))) for h in hands], dtype=np.int64)
+            after = np.array([int(h) & ~(1 << highest_discard(int(h))) for h in hands], dtype=np.int64)
             for j, c in enumerate(candidates):
                 after[p] = hand & ~(1 << c)
                 out["kleine"][i, j] = nt.can_force(after, -1, ELDEST, side, 0, "min")
