@@ -880,16 +880,14 @@ def _search(
     result = not is_max
     best = -1
     rel = 0
-    # lowest win: per suit, the rank below which the player's cards need no search
-    lw0 = -1
-    lw1 = -1
-    lw2 = -1
-    lw3 = -1
+    # lowest win: per suit 5 bits, the rank below which the player's cards need no search
+    # (0 = not set yet; ranks are 2..14, 16 = none of them)
+    lowest_win = 0
     for i in range(n):
         c = moves[i]
         su = c >> 4
         rk = c & 15
-        lw = lw0 if su == 0 else (lw1 if su == 1 else (lw2 if su == 2 else lw3))
+        lw = (lowest_win >> (5 * su)) & 31
         if rk < lw:
             continue
         bit = 1 << c
@@ -936,18 +934,11 @@ def _search(
             rel = crel
             break
         rel |= crel
-        if lw < 0:
+        if lw == 0:
             lane_rel = (rel >> (16 * su)) & LANE
             low = lowest_index(lane_rel) if lane_rel else 16
             if rk < low:
-                if su == 0:
-                    lw0 = low
-                elif su == 1:
-                    lw1 = low
-                elif su == 2:
-                    lw2 = low
-                else:
-                    lw3 = low
+                lowest_win |= low << (5 * su)
     rel = _extend_rel(rel, legal, rem | trick_mask)
     if pos == 0:
         rel = _segment(rel, rem)
