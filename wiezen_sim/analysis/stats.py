@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.stats import binomtest, norm
+from scipy.stats import binomtest, norm, t
 
 CONFIDENCE = 0.95
 
@@ -34,3 +34,19 @@ def prob_greater(diff: np.ndarray) -> float:
     if sd == 0.0:
         return 1.0 if mean > 0 else 0.0 if mean < 0 else 0.5
     return float(norm.cdf(mean / (sd / math.sqrt(n))))
+
+
+def mean_interval(values: np.ndarray, confidence: float = CONFIDENCE) -> tuple[float, float, float]:
+    """Mean of ``values`` (float[n]) with its Student-t interval: ``(mean, low, high)``.
+
+    ``(nan, nan, nan)`` for no values; the interval is ``(nan, nan)`` for one value.
+    """
+    values = np.asarray(values, dtype=float)
+    n = len(values)
+    if n == 0:
+        return math.nan, math.nan, math.nan
+    mean = float(values.mean())
+    if n == 1:
+        return mean, math.nan, math.nan
+    half = float(t.ppf(0.5 + confidence / 2, n - 1) * values.std(ddof=1) / math.sqrt(n))
+    return mean, mean - half, mean + half

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from wiezen_sim.cards import card_rank
@@ -14,7 +14,15 @@ from wiezen_sim.rules.auction import AuctionState, apply, start_auction
 from wiezen_sim.rules.bots import Bidder
 from wiezen_sim.rules.dealing import Deal
 from wiezen_sim.rules.payments import add_payments, settle, settle_ronde_pas
-from wiezen_sim.rules.play import PlayRecord, PlaySetup, Policy, play_hand, ronde_pas_setup, setup_play
+from wiezen_sim.rules.play import (
+    PlayRecord,
+    PlaySetup,
+    Policy,
+    default_discard,
+    play_hand,
+    ronde_pas_setup,
+    setup_play,
+)
 from wiezen_sim.rules.ruleset import RuleSet
 
 QUEEN = 12
@@ -65,27 +73,38 @@ def play_one_hand(
     bidders: Sequence[Bidder],
     policies: Sequence[Policy],
     ronde_pas: int = 1,
+    discard: Callable[[int, int], int] | None = None,
 ) -> HandResult:
     """Run the auction and, if a contract stands, the play and settlement of ``deal``.
 
     Args:
         bidders: one bidder per seat.
-        policies: one card-play policy per seat.
+        policies: one card-play policy per seat; a policy with a ``start(deal, discards)``
+            method (the players of :mod:`wiezen_sim.solvers.players`) is told the deal and
+            the kleine-miserie discards before the first trick.
         ronde_pas: the Ronde Pas game (1–3) to play if everybody passes and the
             rules say ``all_pass = "ronde_pas"`` (the cycle is the session's state).
+        discard: kleine miserie: ``discard(seat, hand) -> card`` (default: see
+            :func:`~wiezen_sim.rules.play.play_hand`).
 
     Returns:
-        A :class:`HandResult`; a thrown-in hand under ``redeal`` has no play and pays 0.
+        A :class:`HandResult`; a thrown-in hand under ``redeal`` (or after Carte Blanche)
+        has no play and pays 0.
     """
     state = start_auction(deal, rules)
     while not state.done:
         state = apply(state, bidders[state.to_act](state))
-    if state.thrown_in:
-        if rules.all_pass != "ronde_pas" or state.carte_blanche is not None:
-            return HandResult(deal, state, None, None, [0, 0, 0, 0])
-        setup = ronde_pas_setup(deal)
-        record = play_hand(setup, deal.hands, policies)
-        return HandResult(deal, state, setup, record, settle_hand(setup, record, rules, ronde_pas), ronde_pas)
-    setup = setup_play(state.declarations, deal, rules)
-    record = play_hand(setup, deal.hands, policies)
-    return HandResult(deal, state, setup, record, settle_hand(setup, record, rules))
+    if state.thrown_in and (rules.all_pass != "ronde_pas" or state.carte_blanche is not None):
+        return HandResult(deal, state, None, None, [0, 0, 0, 0])
+    game = ronde_pas if state.thrown_in else None
+    setup = ronde_pas_setup(deal) if state.thrown_in else setup_play(state.declarations, deal, rules)
+    discards = None
+    if setup.n_tricks == 12:
+        choose = discard or default_discard
+        discards = [choose(seat, deal.hands[seat]) for seat in range(len(deal.hands))]
+    for policy in policies:
+        start = getattr(policy, "start", None)
+        if start is not None:
+            start(deal, discards)
+    record = play_hand(setup, deal.hands, policies, None if discards is None else lambda seat, hand: discards[seat])
+    return HandResult(deal, state, setup, record, settle_hand(setup, record, rules, game), game)

@@ -246,6 +246,11 @@ class PlayRecord:
         return sum(self.tricks_won[s] for s in seats)
 
 
+def default_discard(seat: int, hand: int) -> int:
+    """The reference engine's kleine-miserie discard: the highest-ranked card (lowest suit on a tie)."""
+    return max(cards_of(hand), key=card_rank)
+
+
 def play_hand(
     setup: PlaySetup,
     hands: Sequence[int],
@@ -267,7 +272,7 @@ def play_hand(
     hands = list(hands)
     record = PlayRecord(trump=setup.trump, target=setup.target)
     if setup.n_tricks == 12:
-        choose = discard or (lambda seat, hand: max(cards_of(hand), key=card_rank))
+        choose = discard or default_discard
         for seat in range(SEATS):
             card = choose(seat, hands[seat])
             if not hands[seat] >> card & 1:
