@@ -161,6 +161,30 @@ def _cmd_experiment(args: argparse.Namespace) -> None:
         print(f"{m['experiment']}: {m['hands']} hands, {m['deals']} deals, {m['wall_time_s']} s → {result.out}")
 
 
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _cmd_simulate(args: argparse.Namespace) -> None:
+    from wiezen_sim.analysis.sessions import simulate_sessions
+
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    result = simulate_sessions(
+        args.hands, args.sessions, args.rules, bots, args.seed, args.jobs, progress=False if args.quiet else None
+    )
+    if args.out:
+        result.log.to_parquet(args.out, index=False)
+        if not args.quiet:
+            print(f"wrote the per-hand log ({len(result.log)} deals) to {args.out}", file=sys.stderr)
+    print(json.dumps(result.to_dict()) if args.format == "json" else result.format_table())
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``wiezen-sim`` (one subcommand per verb)."""
     parser = _Parser(prog="wiezen-sim", description="Monte Carlo contract analyser for Wiezen (Belgian whist).")
@@ -211,6 +235,23 @@ def build_parser() -> argparse.ArgumentParser:
     exp.add_argument("--collect", action="store_true", help="solve nothing: outputs from the batches finished so far")
     exp.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
     exp.set_defaults(func=_cmd_experiment)
+
+    sim = sub.add_parser("simulate", help="play whole sessions between bidding bots, chips per hand per bot")
+    sim.add_argument("--hands", type=_positive, default=16, help="hands per session (default 16)")
+    sim.add_argument("--sessions", type=_positive, default=100, help="sessions (default 100)")
+    sim.add_argument("--rules", default="tempelaere", help=f"preset ({', '.join(PRESETS)}) or a TOML file")
+    sim.add_argument(
+        "--bots",
+        default="conservative,neutral,aggressive",
+        help="comma-separated BIDDER[@PLAYER], rotated over the seats; bidders conservative, neutral, aggressive, "
+        "threshold:A, advisor[:S]; players heuristic (default), pimc[:M], random",
+    )
+    sim.add_argument("--seed", type=int, help="seed (default: drawn and reported)")
+    sim.add_argument("--jobs", type=int, default=1, help="parallel workers (results do not change)")
+    sim.add_argument("--format", choices=("table", "json"), default="table")
+    sim.add_argument("--out", help="write the per-hand log to this Parquet file")
+    sim.add_argument("--quiet", action="store_true", help="no progress bar, no notes on stderr")
+    sim.set_defaults(func=_cmd_simulate)
 
     add_romanian(sub)  # romanian advise | simulate (RULES.md Part 2)
     add_solve_command(sub)  # solve: double-dummy tricks of PBN deals

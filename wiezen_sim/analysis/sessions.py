@@ -258,7 +258,8 @@ class SessionsResult:
         summary: one row per bot: ``bot, sessions, seats, hands, chips,
             chips_per_hand, ci_low, ci_high`` (mean over sessions of the bot's chips per
             hand, averaged over its seats in that session; 95 % t-interval over
-            sessions), ``win_rate`` (share of sessions with the most chips, ties shared).
+            sessions), ``win_rate`` (share of the sessions won by one of its seats: the most
+            chips, ties shared; sums to 1 over the bots).
         meta: ``sessions, hands, seed, rules, bots``.
     """
 
@@ -310,7 +311,7 @@ def summarise(chips: np.ndarray, hands_played: np.ndarray, seats: list[list[str]
                 continue
             top = [s for s in range(SEATS) if chips_s[s] == chips_s.max()]
             per_session.append(float(np.mean([chips_s[s] for s in mine])) / hands_s)
-            wins += sum(s in top for s in mine) / len(top) / len(mine)
+            wins += sum(s in top for s in mine) / len(top)
             n_seats, n_hands = n_seats + len(mine), n_hands + len(mine) * int(hands_s)
             total += int(chips_s[mine].sum())
         mean, low, high = mean_interval(np.array(per_session))
