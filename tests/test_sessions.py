@@ -162,6 +162,12 @@ def test_advisor_bot_bids_legally_in_a_session():
     assert all(ok for b in bots for ok in b.bidder.legal) and sum(record.chips) == 0
 
 
+@pytest.mark.slow
+def test_pimc_player_in_a_session():
+    res = simulate_sessions(2, 1, "classic", ["neutral@pimc:2", "aggressive"], seed=4)
+    assert res.chips.sum() == 0 and res.summary.bot.tolist() == ["neutral@pimc:2", "aggressive"]
+
+
 def test_advisor_bot_one_hand():
     """One small advisor decision (1 sampled deal): a legal bid."""
     rng = np.random.default_rng(3)

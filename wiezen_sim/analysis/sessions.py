@@ -255,8 +255,8 @@ class SessionsResult:
             ``level``, ``trump``, ``target``, ``tricks`` (the declaring side's),
             ``made`` (declarations made), ``ronde_pas`` (game 1–3 or 0),
             ``p0..p3`` (units) and ``bot_0..bot_3``.
-        summary: one row per bot: ``bot, sessions, seats, hands, chips,
-            chips_per_hand, ci_low, ci_high`` (mean over sessions of the bot's chips per
+        summary: one row per bot: ``bot, sessions, seats`` (seat-sessions), ``seat_hands``, ``chips``,
+            ``chips_per_hand, ci_low, ci_high`` (mean over sessions of the bot's chips per
             hand, averaged over its seats in that session; 95 % t-interval over
             sessions), ``win_rate`` (share of the sessions won by one of its seats: the most
             chips, ties shared; sums to 1 over the bots).
@@ -290,12 +290,12 @@ class SessionsResult:
         lines = [
             f"Wiezen sessions: {m['sessions']} × {m['hands']} hands, rules {m['rules']}, seed {m['seed']}, "
             f"bots rotated over the seats: {', '.join(m['bots'])}",
-            f"{'bot':24} {'sessions':>8} {'hands':>7} {'chips/hand':>10}  {'95% t-interval':18} {'wins':>6}",
+            f"{'bot':24} {'sessions':>8} {'seat-hands':>10} {'chips/hand':>10}  {'95% t-interval':18} {'wins':>6}",
         ]
         for r in self.summary.itertuples():
             ci = "-" if pd.isna(r.ci_low) else f"[{r.ci_low:+.3f}, {r.ci_high:+.3f}]"
             lines.append(
-                f"{r.bot:24} {r.sessions:>8} {r.hands:>7} {r.chips_per_hand:>+10.3f}  {ci:18} {r.win_rate:6.3f}"
+                f"{r.bot:24} {r.sessions:>8} {r.seat_hands:>10} {r.chips_per_hand:>+10.3f}  {ci:18} {r.win_rate:6.3f}"
             )
         return "\n".join(lines)
 
@@ -316,7 +316,7 @@ def summarise(chips: np.ndarray, hands_played: np.ndarray, seats: list[list[str]
             total += int(chips_s[mine].sum())
         mean, low, high = mean_interval(np.array(per_session))
         sessions = len(per_session)
-        rows.append({"bot": bot, "sessions": sessions, "seats": n_seats, "hands": n_hands, "chips": int(total),
+        rows.append({"bot": bot, "sessions": sessions, "seats": n_seats, "seat_hands": n_hands, "chips": int(total),
                      "chips_per_hand": mean, "ci_low": low, "ci_high": high,
                      "win_rate": wins / sessions if sessions else float("nan")})  # fmt: skip
     return pd.DataFrame(rows)
