@@ -40,7 +40,8 @@ State arrays (allocated by the caller, passed down, never reallocated):
              their ordering scores ``[1, ply, :]`` and, in ``[2, ply, 0]``, the mask of
              the cards that decided the result of the node at that ply.
     stats:   int64[8] — counters ``[nodes, tt hits, tt stores, quick-trick cutoffs,
-             top-trump cutoffs, searches, -, -]``.
+             top-trump cutoffs, searches, table probes, trick nodes (searches at a trick's
+             start, the count DDS reports as nodes)]``.
 """
 
 from __future__ import annotations
@@ -365,9 +366,47 @@ def _cash_tricks(hands, leader, trump, team, th, need):
 # ---------------------------------------------------------------- move generation
 
 
+@njit(cache=True, inline="always")
+def _can_beat(hand, card, lead_suit, trump):
+    """Can a player holding ``hand`` beat ``card`` in a trick led in ``lead_suit`` (following suit)?"""
+    lane = (hand >> (16 * lead_suit)) & LANE
+    if lane:
+        return (card >> 4) == lead_suit and highest_index(lane) > (card & 15)
+    if trump >= 0:
+        tlane = (hand >> (16 * trump)) & LANE
+        if tlane:
+            return (card >> 4) != trump or highest_index(tlane) > (card & 15)
+    return False
+
+
+@njit(cache=True, inline="always")
+def _safe_win(hands, player, card, lead_suit, trump, team_mask):
+    """Second hand: no opponent after ``player`` in the trick can beat ``card``."""
+    for i in (1, 2):
+        p = (player + i) & 3
+        if not (team_mask >> p) & 1 and _can_beat(hands[p], card, lead_suit, trump):
+            return False
+    return True
+
+
 @njit(cache=True)
 def _gen_moves(
-    hands, player, legal, rem, pos, leader, lead_suit, win_card, win_seat, trump, mmask, cmask, tt_move, moves, scores
+    hands,
+    player,
+    legal,
+    rem,
+    pos,
+    leader,
+    lead_suit,
+    win_card,
+    win_seat,
+    trump,
+    tl,
+    mmask,
+    cmask,
+    tt_move,
+    moves,
+    scores,
 ):
     """Write one card per sequence of equivalent legal cards, ordered best-first.
 
@@ -380,14 +419,13 @@ def _gen_moves(
     team_mask = mmask if my_team else 15 ^ mmask
     team_winning = pos > 0 and ((team_mask >> win_seat) & 1) == 1
     # second hand: does the fourth hand (a teammate) beat the card winning now?
-    fourth_beats = False
-    if pos == 1 and (team_mask >> ((player + 2) & 3)) & 1:
-        h4 = hands[(player + 2) & 3]
-        lane4 = (h4 >> (16 * lead_suit)) & LANE
-        if lane4:
-            fourth_beats = (win_card >> 4) == lead_suit and highest_index(lane4) > (win_card & 15)
-        elif trump >= 0 and (h4 >> (16 * trump)) & LANE:
-            fourth_beats = (win_card >> 4) != trump or highest_index((h4 >> (16 * trump)) & LANE) > (win_card & 15)
+    fourth_beats = (
+        pos == 1
+        and (team_mask >> ((player + 2) & 3)) & 1
+        and _can_beat(hands[(player + 2) & 3], win_card, lead_suit, trump)
+    )
+    last = (player + 1) & 3  # the fourth hand, for the third hand's choice
+    last_opp = not (team_mask >> last) & 1
     for s in range(4):
         lane_l = (legal >> (16 * s)) & LANE
         if lane_l == 0:
@@ -396,10 +434,16 @@ def _gen_moves(
         my_len = popcount(lane_l)
         top_rem = highest_index(lane_r)
         holder_top = -1
+        suit_w = 0
         if pos == 0:
             for p in range(4):
                 if (hands[p] >> (16 * s + top_rem)) & 1:
                     holder_top = p
+                if not (team_mask >> p) & 1:
+                    # the opponents' choices in this suit (a void one may discard anything):
+                    # leads that leave them few choices keep the search small (as DDS does)
+                    ln = popcount((hands[p] >> (16 * s)) & LANE)
+                    suit_w -= ln if ln else tl
         while lane_l:
             top = highest_index(lane_l)
             lane_l ^= 1 << top
@@ -440,7 +484,21 @@ def _gen_moves(
                         sc -= 40
             else:
                 wins = beats(c, win_card, trump)
-                if ww:
+                if ww and pos == 2:
+                    # third hand: does the team take the trick once the fourth hand has played?
+                    best_seat = player if wins else win_seat
+                    q = _can_beat(hands[last], c if wins else win_card, lead_suit, trump)
+                    if ((team_mask >> best_seat) & 1 and not q) if last_opp else ((team_mask >> best_seat) & 1 or q):
+                        sc = 60 - r
+                        if s == trump and s != lead_suit:
+                            sc -= 10
+                    else:
+                        sc = -r
+                        if s != lead_suit:
+                            sc += my_len
+                elif ww and pos == 1 and wins and _safe_win(hands, player, c, lead_suit, trump, team_mask):
+                    sc = 60 - r
+                elif ww:
                     if team_winning:
                         sc = -r
                         if s == trump and s != lead_suit:
@@ -457,6 +515,7 @@ def _gen_moves(
                             sc += 70  # second hand low when the fourth hand wins anyway
                 else:
                     sc = r - 50 if wins else r
+            sc += 20 * suit_w
             if c == tt_move:
                 sc += 1000
             moves[n] = c
@@ -660,6 +719,8 @@ def _search(
     zero = np.int64(0)
     no_card = np.int64(-1)
     player = (leader + pos) & 3
+    if pos == 0:
+        stats[7] += 1
     store = False
     tt_move = -1
     flip = False
@@ -870,6 +931,7 @@ def _search(
         win_card,
         win_seat,
         trump,
+        tl,
         mmask,
         cmask,
         tt_move,
