@@ -52,7 +52,7 @@ SWEEP = (-1.5, -1.0, -0.5, 0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0)
 PRESETS = ("tempelaere", "classic", "vraag9", "levels", "ronde_pas")
 DEFAULT_SESSIONS = {"tournament": 3000, "house_rules": 1500, "shuffle": 2000}
 SWEEP_SESSIONS = 600
-LOG_SESSIONS = 200  # sessions per run kept in the committed log.parquet (the full logs are tens of MB)
+LOG_SESSIONS = 50  # sessions per run kept in the committed log.parquet (the full logs are tens of MB)
 DESCRIPTIONS = {
     "tournament": "(a) conservative vs neutral vs aggressive threshold bots rotated over the seats, and one "
     "threshold:A bot vs three neutral bots for A in SWEEP; tempelaere; chips per hand, 95 % t-interval over sessions",
