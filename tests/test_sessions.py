@@ -72,7 +72,7 @@ class Checked:
         return choice
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), variant=st.integers(0, len(VARIANTS) - 1))
 def test_threshold_bots_make_only_legal_bids_and_plays(seed, variant):
     rules = VARIANTS[variant]
@@ -229,6 +229,15 @@ def test_tie_break_plays_extra_hands():
     dealers = [3, 0]
     record = play_session("ronde_pas", bots, hands=1, first_dealer=3, decks=[suit_deck(d) for d in dealers])
     assert record.hands == 2 and record.chips == [-22, -6, 34, -6]  # Ronde Pas 1 left three seats tied at +4
+
+
+def test_chip_limit_ends_the_session_early():
+    scripts = [["pass"] * 3, ["pass"] * 3, ["miserie"] * 3, ["pass"] * 3]  # seat 2 makes miserie while not eldest
+    bots = scripted_bots(scripts)
+    record = play_session("tempelaere", bots, hands=3, first_dealer=3, decks=[suit_deck(3)], chip_limit=30)
+    assert record.hands == 1 and record.chips == [-10, -10, 30, -10]
+    with pytest.raises(ValueError):
+        play_session("tempelaere", bots, hands=3, chip_limit=0)
 
 
 def test_gathered_deck_follows_the_tricks():

@@ -175,9 +175,8 @@ def _cmd_simulate(args: argparse.Namespace) -> None:
     from wiezen_sim.analysis.sessions import simulate_sessions
 
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    result = simulate_sessions(
-        args.hands, args.sessions, args.rules, bots, args.seed, args.jobs, progress=False if args.quiet else None
-    )
+    result = simulate_sessions(args.hands, args.sessions, args.rules, bots, args.seed, args.jobs,
+                               chip_limit=args.until_chips, progress=False if args.quiet else None)  # fmt: skip
     if args.out:
         result.log.to_parquet(args.out, index=False)
         if not args.quiet:
@@ -246,6 +245,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="comma-separated BIDDER[@PLAYER], rotated over the seats; bidders conservative, neutral, aggressive, "
         "threshold:A, advisor[:S]; players heuristic (default), pimc[:M], random",
     )
+    sim.add_argument("--until-chips", type=_positive, help="end a session once a seat has won or lost this many chips")
     sim.add_argument("--seed", type=int, help="seed (default: drawn and reported)")
     sim.add_argument("--jobs", type=int, default=1, help="parallel workers (results do not change)")
     sim.add_argument("--format", choices=("table", "json"), default="table")

@@ -17,8 +17,10 @@ Carte Blanche and the troel obligation included), the play and the settlement
   (each all-pass hand plays the next game; the cycle does not restart after a
   contract: RULES.md 1.7 is silent, this is the choice made).
 - After a played hand the dealer moves one seat on (RULES.md 1.1).
-- A session is ``hands`` counted hands; with ``tie_break`` (RULES.md 1.8) a tie for
-  the most chips is settled by one more hand at a time (at most ``hands`` more).
+- A session is ``hands`` counted hands, or (``chip_limit``) ends earlier after the hand
+  in which some seat's chips reach ``+chip_limit`` or ``-chip_limit``; with
+  ``tie_break`` (RULES.md 1.8) a tie for the most chips is settled by one more hand at
+  a time (at most ``hands`` more).
 - Kleine-miserie discards: every player discards its highest card
   (:func:`wiezen_sim.solvers.players.highest_discard`, as the advisor assumes).
 
@@ -157,6 +159,7 @@ def play_session(
     first_dealer: int | None = None,
     decks: Sequence[Sequence[int]] | None = None,
     tie_break: bool = True,
+    chip_limit: int | None = None,
 ) -> SessionRecord:
     """Play one session of ``hands`` hands between four bots (module docstring).
 
@@ -169,12 +172,15 @@ def play_session(
         decks: scripted decks (52 card bit numbers each, top first) for the first deals
             instead of shuffling or gathering; for tests and replays.
         tie_break: settle a tie for the most chips by extra hands (RULES.md 1.8).
+        chip_limit: end the session after the hand in which a seat's chips reach
+            ±``chip_limit`` units (RULES.md 1.8 "play until a chip threshold"); ``hands``
+            is then the most hands played.
 
     Returns:
         A :class:`SessionRecord` (chips per seat in units; one log row per deal).
 
     Raises:
-        ValueError: not four bots, ``hands`` < 1, a bad deck or dealer, a bot making an
+        ValueError: not four bots, ``hands`` < 1, ``chip_limit`` < 1, a bad deck or dealer, a bot making an
             illegal bid or play, or :data:`MAX_THROW_INS` redeals in a row.
     """
     rules = get_rules(rules)
@@ -182,6 +188,8 @@ def play_session(
         raise ValueError(f"a session needs four bots, got {len(bots)}")
     if hands < 1:
         raise ValueError(f"a session needs at least one hand, got {hands}")
+    if chip_limit is not None and chip_limit < 1:
+        raise ValueError(f"chip_limit must be a positive number of units, got {chip_limit}")
     rng = rng if rng is not None else np.random.default_rng(0)
     dealer = int(rng.integers(SEATS)) if first_dealer is None else first_dealer
     bidders = [b.bidder for b in bots]
@@ -205,6 +213,8 @@ def play_session(
                 raise ValueError(f"{MAX_THROW_INS} throw-ins in a row: the bots never bid")
         if result.ronde_pas is not None:
             game = game % 3 + 1
+        if chip_limit is not None and max(abs(c) for c in chips) >= chip_limit:
+            target = min(target, played)
         if played == target and tie_break and chips.count(max(chips)) > 1 and target < 2 * hands:
             target += 1
         if scripted:
@@ -224,8 +234,10 @@ def seat_bots(bots: Sequence[str], session: int) -> list[str]:
 class _SessionBatch:
     """Picklable joblib task: the sessions with the given indices."""
 
-    def __init__(self, rules: RuleSet, bots: Sequence[str], hands: int, words: np.ndarray, tie_break: bool) -> None:
-        self.rules, self.bots, self.hands, self.words, self.tie_break = rules, list(bots), hands, words, tie_break
+    def __init__(self, rules: RuleSet, bots: Sequence[str], hands: int, words: np.ndarray, tie_break: bool,
+                 chip_limit: int | None) -> None:  # fmt: skip
+        self.rules, self.bots, self.hands, self.words = rules, list(bots), hands, words
+        self.tie_break, self.chip_limit = tie_break, chip_limit
 
     def __call__(self, indices: np.ndarray) -> list[tuple[list[str], SessionRecord]]:
         out = []
@@ -234,7 +246,7 @@ class _SessionBatch:
             names = seat_bots(self.bots, int(i))
             bots = [make_bot(name, np.random.default_rng(s)) for name, s in zip(names, seat_seqs, strict=True)]
             record = play_session(self.rules, bots, self.hands, np.random.default_rng(deck_seq),
-                                  tie_break=self.tie_break)  # fmt: skip
+                                  tie_break=self.tie_break, chip_limit=self.chip_limit)  # fmt: skip
             out.append((names, record))
         return out
 
@@ -330,6 +342,7 @@ def simulate_sessions(
     seed: int | None = None,
     n_jobs: int = 1,
     tie_break: bool = True,
+    chip_limit: int | None = None,
     batch_size: int = 10,
     progress: bool | None = None,
 ) -> SessionsResult:
@@ -345,6 +358,7 @@ def simulate_sessions(
             seed word, so the result is the same for any ``n_jobs`` and ``batch_size``.
         n_jobs: joblib workers (1 = this process, -1 = all cores).
         tie_break: settle ties for the most chips by extra hands (RULES.md 1.8).
+        chip_limit: end a session early once a seat's chips reach ±``chip_limit`` units.
         batch_size: sessions per joblib task.
         progress: a progress bar on stderr (default when stderr is a terminal).
 
@@ -369,7 +383,9 @@ def simulate_sessions(
         raise ValueError("jobs must be a worker count ≥ 1, or negative for all cores")
     seed = resolve_seed(seed)
     words = sample_seeds(seed, sessions)
-    task = _SessionBatch(rule_set, names, int(hands), words, tie_break)
+    if chip_limit is not None and chip_limit < 1:
+        raise ValueError(f"chip_limit must be a positive number of units, got {chip_limit}")
+    task = _SessionBatch(rule_set, names, int(hands), words, tie_break, chip_limit)
     parts = run_batches(task, np.arange(sessions), batch_size, n_jobs, progress=progress, desc="sessions")
     done = [item for part in parts for item in part]
     seats = [s for s, _ in done]
