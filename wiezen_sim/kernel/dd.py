@@ -827,11 +827,15 @@ def _search(
                 kw1b = leader | (tag << 2)
                 c0 = pext(hands[1] | hands[3], rem)
                 c1 = pext(hands[2] | hands[3], rem)
-                # aggregate the bounds of every matching entry
-                lb = 0
-                ub = tl
-                lb_seg = 0
-                ub_seg = 0
+                # the canonical value v (counted tricks of the canonical question) answers the
+                # question by v >= thr (flipped: by v < thr); one matching entry whose bound
+                # decides it is enough
+                if one_sided:
+                    thr = tl - lo + 1 if flip else lo
+                    high_means = not flip
+                else:
+                    thr = 1
+                    high_means = True
                 n_mask = tt_heads.shape[0] - 1
                 present = tt_heads[_tt_head(kw0, kw1b, n_mask), 1]
                 nonempty = 0
@@ -853,45 +857,12 @@ def _search(
                         sm = tt_keys[i, 2]
                         if (c0 & sm) != tt_keys[i, 3] or (c1 & sm) != tt_keys[i, 4]:
                             continue
-                        if tt_vals[i, 0] > lb:
-                            lb = tt_vals[i, 0]
-                            lb_seg = sm
-                        if tt_vals[i, 1] < ub:
-                            ub = tt_vals[i, 1]
-                            ub_seg = sm
+                        if tt_vals[i, 0] >= thr or tt_vals[i, 1] < thr:
+                            stats[1] += 1
+                            scratch[2, ply, 0] = pdep(sm, rem)
+                            return high_means == (tt_vals[i, 0] >= thr)
                         if tt_vals[i, 2] >= 0:
                             tt_move = tt_vals[i, 2]
-                # value v of the canonical question; the bool answer
-                if one_sided:
-                    need = tl - lo + 1 if flip else lo
-                    # not flipped: True iff v >= lo; flipped: True iff v <= tl - lo
-                    if not flip:
-                        if lb >= lo:
-                            stats[1] += 1
-                            scratch[2, ply, 0] = pdep(lb_seg, rem)
-                            return True
-                        if ub < lo:
-                            stats[1] += 1
-                            scratch[2, ply, 0] = pdep(ub_seg, rem)
-                            return False
-                    else:
-                        if ub < need:
-                            stats[1] += 1
-                            scratch[2, ply, 0] = pdep(ub_seg, rem)
-                            return True
-                        if lb >= need:
-                            stats[1] += 1
-                            scratch[2, ply, 0] = pdep(lb_seg, rem)
-                            return False
-                else:
-                    if lb >= 1:
-                        stats[1] += 1
-                        scratch[2, ply, 0] = pdep(lb_seg, rem)
-                        return True
-                    if ub <= 0:
-                        stats[1] += 1
-                        scratch[2, ply, 0] = pdep(ub_seg, rem)
-                        return False
                 if tt_move >= 0:
                     s = tt_move >> 4
                     lane = (rem >> (16 * s)) & LANE
