@@ -22,7 +22,8 @@ staircase rises by ``aggression`` ranks (conservative −1, neutral 0, aggressiv
 
 Decisions, in order (the first wished legal bid wins):
 
-1. Carte Blanche phase: declare, unless the hand wishes a contract below open miserie.
+1. Carte Blanche phase: declare, unless the hand wishes miserie, pico or kleine miserie
+   (which Carte Blanche would rule out) and not open miserie.
 2. The highest wished contract that is legal now (solo slim, open miserie, troel,
    miserie, abondance in troef, abondance at the highest level the hand reaches,
    pico, kleine miserie, solo); equal misère bids join when the hand wishes that
@@ -35,7 +36,8 @@ Decisions, in order (the first wished legal bid wins):
 (``samples`` double-dummy deals; seconds per hand) and bids the legal contract of
 highest expected settlement when it exceeds ``-aggression`` units (pass = 0); it
 accepts a vraag when the advisor's pair success rate with the proposer reaches
-``0.5 - 0.1 * aggression`` and waits (eldest) under the same rule for any partner.
+``0.5 - 0.1 * aggression`` and waits (eldest) under the same rule for any partner; it
+always declares Carte Blanche when it may.
 """
 
 from __future__ import annotations
@@ -220,9 +222,9 @@ class AdvisorBidder:
         assert seat is not None
         if len(legal) == 1:
             return legal[0]
-        table = self._advice(state, seat).table
-        if state.phase == "carte_blanche":
+        if state.phase == "carte_blanche":  # it blocks every contract but open miserie and solo slim
             return Bid(CARTE_BLANCHE)
+        table = self._advice(state, seat).table
         need = 0.5 - 0.1 * self.aggression
         is_seat = table.partner.apply(lambda p: isinstance(p, int | np.integer)) if "partner" in table else False
         pairs = table[(table.contract == "vraag") & is_seat]
