@@ -142,6 +142,20 @@ def test_misere_risk_and_obligations():
     assert state.phase == "carte_blanche" and ThresholdBidder()(state) == Bid("carte_blanche")
 
 
+def test_aggression_moves_how_often_a_bot_bids():
+    rng = np.random.default_rng(9)
+    deals = [deal_packets(new_deck(rng), i % 4) for i in range(400)]
+    counts = []
+    for name in ("conservative", "neutral", "aggressive"):
+        bidder = make_bidder(name)
+        bids = 0
+        for deal in deals:
+            state = start_auction(deal, get_rules())
+            bids += bidder(state).name not in ("pass", "wait")  # eldest's first call
+        counts.append(bids)
+    assert counts[0] < counts[1] < counts[2], counts
+
+
 def test_make_bidder_names():
     assert make_bidder("aggressive").aggression == 1.0
     assert make_bidder("threshold:0.5").aggression == 0.5
