@@ -40,7 +40,7 @@ from matplotlib.figure import Figure
 
 from wiezen_sim import simulate_sessions
 from wiezen_sim.analysis.charts import COLOURS
-from wiezen_sim.analysis.experiment import _git_commit, _versions
+from wiezen_sim.analysis.experiment import git_commit, package_versions
 from wiezen_sim.analysis.sessions import contract_summary
 from wiezen_sim.analysis.stats import mean_interval
 from wiezen_sim.rules.ruleset import get_rules
@@ -71,12 +71,12 @@ def _meta(out: Path, part: str, params: dict, wall: float, load: tuple, charts: 
     meta = {
         "experiment": f"sessions_{part}",
         "description": DESCRIPTIONS[part],
-        "git_commit": _git_commit(),
+        "git_commit": git_commit(),
         "parameters": params,
         "players": "threshold bidders (wiezen_sim.analysis.bidders) with heuristic card play",
         "wall_time_s": round(wall, 1),
         "charts": charts,
-        "versions": _versions(),
+        "versions": package_versions(),
         "machine": {
             "platform": platform.platform(),
             "cpus": os.cpu_count(),

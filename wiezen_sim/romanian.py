@@ -39,6 +39,7 @@ import pandas as pd
 from joblib import Parallel, delayed
 from scipy import stats
 
+from wiezen_sim.analysis.stats import mean_interval, wilson
 from wiezen_sim.cards import card_count, card_name, card_suit, cards_of, hand_name, parse_card, parse_hand
 from wiezen_sim.kernel import romanian as _k
 from wiezen_sim.kernel.trick import trick_winner
@@ -65,23 +66,6 @@ MODELS = ("aim", "fixed")
 
 def _kernel_seed(seq: np.random.SeedSequence) -> int:
     return int(seq.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
-
-
-def _wilson(k: int, n: int, level: float = 0.95) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    ci = stats.binomtest(k, n).proportion_ci(confidence_level=level, method="wilson")
-    return (float(ci.low), float(ci.high))
-
-
-def _t_interval(values: np.ndarray, level: float = 0.95) -> tuple[float, float, float]:
-    """Mean and two-sided t-interval of a sample (float64[n])."""
-    n = len(values)
-    mean = float(np.mean(values)) if n else math.nan
-    if n < 2:
-        return mean, math.nan, math.nan
-    half = float(stats.t.ppf(0.5 + level / 2, n - 1) * np.std(values, ddof=1) / math.sqrt(n))
-    return mean, mean - half, mean + half
 
 
 # ----------------------------------------------------------------------------- advisor
@@ -323,7 +307,7 @@ def _advise(mask, players, seat, cards, turned, bids, rule, samples, seed, model
                 bid=b,
                 legal=b != hook,
                 p_exact=float(dist[b]),
-                p_exact_ci=_wilson(min(n_int, round(float(dist[b]) * n_eff)), n_int),
+                p_exact_ci=wilson(min(n_int, round(float(dist[b]) * n_eff)), n_int),
                 expected_score=mean,
                 expected_score_ci=(mean - half, mean + half),
                 tricks=tuple(float(x) for x in dist),
@@ -710,9 +694,9 @@ def simulate(
     rows = []
     for nm in dict.fromkeys(names):
         scores = per_game_df.loc[per_game_df.policy == nm, "score"].to_numpy()
-        mean, lo, hi = _t_interval(scores)
+        mean, lo, hi = mean_interval(scores)
         k, m = exact[nm]
-        elo, ehi = _wilson(k, m)
+        elo, ehi = wilson(k, m)
         rows.append(
             {
                 "policy": nm,

@@ -72,12 +72,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed, parallel_config
-from scipy.stats import t as student_t
 from tqdm.auto import tqdm
 
 from wiezen_sim.analysis.advise import SEAT_NAMES, advise, seat_index
 from wiezen_sim.analysis.hands import HandClass, hcp, sample_hand
-from wiezen_sim.analysis.stats import CONFIDENCE, prob_greater, wilson
+from wiezen_sim.analysis.stats import CONFIDENCE, mean_interval, prob_greater, wilson
 from wiezen_sim.cards import FULL_DECK, SUITS, card_count, card_name, cards_of, hand_name, suit_holding
 from wiezen_sim.parallel import BACKENDS, resolve_seed, sample_seeds
 from wiezen_sim.rules.contracts import contract_spec
@@ -471,10 +470,7 @@ def summarise(hands: pd.DataFrame, exp: Experiment) -> pd.DataFrame:
         ci = order[key[0]]
         n, successes = int(g["n"].sum()), int(g["successes"].sum())
         low, high = wilson(successes, n)
-        ev = g["ev_units"].to_numpy(float)
-        half = (
-            student_t.ppf(0.5 + CONFIDENCE / 2, len(ev) - 1) * ev.std(ddof=1) / math.sqrt(len(ev)) if len(ev) > 1 else 0
-        )
+        ev_mean, ev_low, ev_high = mean_interval(g["ev_units"].to_numpy(float))
         hc = exp.classes[ci]
         rows.append(
             {
@@ -487,9 +483,9 @@ def summarise(hands: pd.DataFrame, exp: Experiment) -> pd.DataFrame:
                 "p_success": successes / n if n else math.nan,
                 "ci_low": low,
                 "ci_high": high,
-                "ev_units": float(ev.mean()),
-                "ev_low": float(ev.mean() - half),
-                "ev_high": float(ev.mean() + half),
+                "ev_units": ev_mean,
+                "ev_low": ev_low,
+                "ev_high": ev_high,
                 "mean_tricks": float(g["tricks_sum"].sum(skipna=False)) / n if n else math.nan,
                 "p_accept": n / (len(g) * exp.deals),
             }
@@ -546,7 +542,8 @@ _TABLE_STATS = ("trump", "hands", "n", "successes", "p_success", "ci_low", "ci_h
 _TABLE_STATS += ("ev_units", "ev_low", "ev_high", "mean_tricks", "p_accept")
 
 
-def _versions() -> dict:
+def package_versions() -> dict:
+    """Versions of Python and of this package's main dependencies, for a run's ``meta.json``."""
     out = {"python": platform.python_version()}
     for pkg in ("wiezen-sim", "numpy", "numba", "pandas", "scipy", "joblib", "matplotlib", "pyarrow", "dask"):
         try:
@@ -556,7 +553,8 @@ def _versions() -> dict:
     return out
 
 
-def _git_commit() -> str | None:
+def git_commit() -> str | None:
+    """The checked-out commit of this package's repository (``-dirty`` when modified), or None outside git."""
     try:
         here = Path(__file__).resolve().parent
         head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True, timeout=10)
@@ -684,7 +682,7 @@ def run_experiment(
     meta = {
         "experiment": exp.name,
         "description": exp.description,
-        "git_commit": _git_commit(),
+        "git_commit": git_commit(),
         "seed": exp.seed,
         "parameters": params,
         "classes": [c.describe() for c in exp.classes],
@@ -700,7 +698,7 @@ def run_experiment(
         "wall_time_s": round(wall, 2),
         "deals_per_s": round(len(todo) and sum(len(t.words) for t in todo) * exp.deals / wall, 4),
         "charts": drawn,
-        "versions": _versions(),
+        "versions": package_versions(),
         "machine": {
             "platform": platform.platform(),
             "cpus": os.cpu_count(),
