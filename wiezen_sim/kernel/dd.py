@@ -31,17 +31,16 @@ State arrays (allocated by the caller, passed down, never reallocated):
     hands:   int64[4] — ``hands[seat]`` = mask of cards still held (modified during the
              search and restored before returning).
     trick:   int64[4] — cards played to the current trick, in order from its leader.
-    tt_keys: int64[n_entries, 5] — transposition-table keys (layout in the table
-             section below).
-    tt_vals: int8[n_entries, 4] — per entry ``[lower bound, upper bound, best lead,
-             tricks left]``; tricks left 0 marks an empty slot. ``n_entries`` is a power
-             of two; entries are probed in aligned buckets of 8.
+    tt:      int64[n_entries, 8] — the transposition table (layout in the table section
+             below); ``n_entries`` is a power of two. One array, so that a recursive
+             call passes one array descriptor instead of five.
     scratch: int64[3, 64, 16] — per search ply the candidate cards ``[0, ply, :]``,
              their ordering scores ``[1, ply, :]`` and, in ``[2, ply, 0]``, the mask of
              the cards that decided the result of the node at that ply.
-    stats:   int64[8] — counters ``[nodes, tt hits, tt stores, quick-trick cutoffs,
+    stats:   int64[10] — counters ``[nodes, tt hits, tt stores, quick-trick cutoffs,
              top-trump cutoffs, searches, table probes, trick nodes (searches at a trick's
-             start, the count DDS reports as nodes)]``.
+             start, the count DDS reports as nodes)]`` and the table's state ``[entries
+             used, times emptied]``.
 """
 
 from __future__ import annotations
@@ -59,7 +58,8 @@ OBJ_EXACT = 2
 BIG = 99  # "no upper limit" for hi
 SCRATCH_PLIES = 64
 SCRATCH_MOVES = 16
-N_STATS = 8
+N_STATS = 10
+HEAD_MASK = 0xFFFFFFFF  # tt[:, 7]: chain head in the low 32 bits, segment patterns stored above
 
 # per suit pattern (bit = suit), the 3-bit fields of those suits in a top-owners word
 _PAT_OWNER_MASK = np.array([sum(7 << (3 * s) for s in range(4) if pat >> s & 1) for pat in range(16)], dtype=np.int64)
@@ -87,7 +87,7 @@ def new_stats():
 # top trump); in every suit the cards at or above the lowest decisive card form the
 # relevant segment, and all cards below it are interchangeable small cards.
 #
-# tt_keys[i] = [lengths, question, segment, owner bits 0, owner bits 1]:
+# tt[i, 0:5] = [lengths, question, segment, owner bits 0, owner bits 1] (the key):
 #   lengths:  bit 16 * seat + 4 * suit .. +3 = cards of that suit the seat holds;
 #   question: leader | tag << 2 | top-card owners << 12 (tag: maximising seats, counted
 #             set, exact target; per suit 3 bits = 1 + seat holding its top card);
@@ -96,9 +96,13 @@ def new_stats():
 #   owner bits: ``pext(hand1 | hand3, remaining) & segment`` and
 #             ``pext(hand2 | hand3, remaining) & segment`` — the 2-bit owner of each
 #             relevant card.
-# tt_vals[i] = [lower bound, upper bound, best lead, tricks left] (int8, tricks left 0 =
-#   empty slot); the bounds are on the counted tricks of the canonical question, the
-#   best lead is ``suit * 16 + number of remaining cards above it`` (-1: none).
+# tt[i, 5] = the next entry of its hash chain + 1 (0: end of chain);
+# tt[i, 6] = lower bound | upper bound << 8 | (best lead + 1) << 16: the bounds are on
+#   the counted tricks of the canonical question, the best lead is ``suit * 16 + number
+#   of remaining cards above it`` (0: none);
+# tt[h, 7] = per hash value h: the first entry of its chain + 1 in the low 32 bits, and
+#   above them (bit 32 + suit pattern) which suit patterns are stored for the hash of
+#   the pattern-free question ``kw1 & 0xFFF``.
 
 
 @njit(cache=True, inline="always")
@@ -146,72 +150,64 @@ def _top_owners(hands, rem, pat):
 
 
 @njit(cache=True)
-def _tt_store(tt_heads, tt_next, tt_keys, tt_vals, tt_meta, kw0, kw1b, pat, kw1, seg_m, c0, c1, tl, set_lb, value,
-              move):  # fmt: skip
+def _tt_store(tt, stats, kw0, kw1b, pat, kw1, seg_m, c0, c1, tl, set_lb, value, move):
     """Tighten one bound (lower if ``set_lb`` else upper) of the entry for this segment.
 
     A full entry pool is emptied at once (the table then refills from scratch).
     """
-    n_mask = tt_heads.shape[0] - 1
+    n_mask = tt.shape[0] - 1
     h = _tt_head(kw0, kw1, n_mask)
     p0 = c0 & seg_m
     p1 = c1 & seg_m
     slot = -1
-    idx = tt_heads[h, 0]
+    idx = tt[h, 7] & HEAD_MASK
     while idx:
         i = idx - 1
-        if (
-            tt_keys[i, 0] == kw0
-            and tt_keys[i, 1] == kw1
-            and tt_keys[i, 2] == seg_m
-            and tt_keys[i, 3] == p0
-            and tt_keys[i, 4] == p1
-        ):
+        if tt[i, 0] == kw0 and tt[i, 1] == kw1 and tt[i, 2] == seg_m and tt[i, 3] == p0 and tt[i, 4] == p1:
             slot = i
             break
-        idx = tt_next[i]
+        idx = tt[i, 5]
     if slot < 0:
-        if tt_meta[0] >= tt_keys.shape[0]:
-            tt_heads[:] = 0
-            tt_meta[0] = 0
-            tt_meta[1] += 1
-        slot = tt_meta[0]
-        tt_meta[0] += 1
-        tt_keys[slot, 0] = kw0
-        tt_keys[slot, 1] = kw1
-        tt_keys[slot, 2] = seg_m
-        tt_keys[slot, 3] = p0
-        tt_keys[slot, 4] = p1
-        tt_vals[slot, 0] = 0
-        tt_vals[slot, 1] = tl
-        tt_vals[slot, 2] = -1
-        tt_vals[slot, 3] = tl
-        tt_next[slot] = tt_heads[h, 0]
-        tt_heads[h, 0] = slot + 1
-        tt_heads[_tt_head(kw0, kw1b, n_mask), 1] |= 1 << pat
+        if stats[8] >= tt.shape[0]:
+            tt[:, 7] = 0
+            stats[8] = 0
+            stats[9] += 1
+        slot = stats[8]
+        stats[8] += 1
+        tt[slot, 0] = kw0
+        tt[slot, 1] = kw1
+        tt[slot, 2] = seg_m
+        tt[slot, 3] = p0
+        tt[slot, 4] = p1
+        tt[slot, 6] = tl << 8  # lower bound 0, upper bound tl, no best lead
+        tt[slot, 5] = tt[h, 7] & HEAD_MASK
+        tt[h, 7] = (tt[h, 7] & ~HEAD_MASK) | (slot + 1)
+        tt[_tt_head(kw0, kw1b, n_mask), 7] |= 1 << (32 + pat)
+    v = tt[slot, 6]
     if set_lb:
-        if value > tt_vals[slot, 0]:
-            tt_vals[slot, 0] = value
-    elif value < tt_vals[slot, 1]:
-        tt_vals[slot, 1] = value
+        if value > (v & 255):
+            v = (v & ~255) | value
+    elif value < ((v >> 8) & 255):
+        v = (v & ~(255 << 8)) | (value << 8)
     if move >= 0:
-        tt_vals[slot, 2] = move
+        v = (v & 65535) | ((move + 1) << 16)
+    tt[slot, 6] = v
 
 
 @njit(cache=True)
-def tt_clear(tt_heads, tt_keys, tt_meta):
+def tt_clear(tt, stats):
     """Empty the table by resetting only the hash heads its entries use.
 
     Costs time in proportion to the entries stored, not to the table size (a search
     of a few thousand nodes must not pay for zeroing a table of hundreds of MB).
     """
-    n_mask = tt_heads.shape[0] - 1
-    for i in range(tt_meta[0]):
-        kw0 = tt_keys[i, 0]
-        kw1 = tt_keys[i, 1]
-        tt_heads[_tt_head(kw0, kw1, n_mask), 0] = 0
-        tt_heads[_tt_head(kw0, kw1 & 0xFFF, n_mask), 1] = 0
-    tt_meta[0] = 0
+    n_mask = tt.shape[0] - 1
+    for i in range(stats[8]):
+        kw0 = tt[i, 0]
+        kw1 = tt[i, 1]
+        tt[_tt_head(kw0, kw1, n_mask), 7] = 0
+        tt[_tt_head(kw0, kw1 & 0xFFF, n_mask), 7] = 0
+    stats[8] = 0
 
 
 # ---------------------------------------------------------------- static evaluation
@@ -591,11 +587,7 @@ _I64 = types.int64
 _SEARCH_SIG = types.boolean(
     types.int64[::1],  # hands
     _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64,  # trump .. trick_mask
-    types.int32[:, ::1],  # tt_heads
-    types.int32[::1],  # tt_next
-    types.int64[:, ::1],  # tt_keys
-    types.int8[:, ::1],  # tt_vals
-    types.int64[::1],  # tt_meta
+    types.int64[:, ::1],  # tt
     _I64,  # use_tt
     types.int64[:, :, ::1],  # scratch
     types.int64[::1],  # stats
@@ -697,11 +689,7 @@ def _search(
     win_card,
     win_seat,
     trick_mask,
-    tt_heads,
-    tt_next,
-    tt_keys,
-    tt_vals,
-    tt_meta,
+    tt,
     use_tt,
     scratch,
     stats,
@@ -836,8 +824,8 @@ def _search(
                 else:
                     thr = 1
                     high_means = True
-                n_mask = tt_heads.shape[0] - 1
-                present = tt_heads[_tt_head(kw0, kw1b, n_mask), 1]
+                n_mask = tt.shape[0] - 1
+                present = tt[_tt_head(kw0, kw1b, n_mask), 7] >> 32
                 nonempty = 0
                 for su in range(4):
                     if (rem >> (16 * su)) & LANE:
@@ -847,22 +835,23 @@ def _search(
                     if (pat & ~nonempty) or not (present >> pat) & 1:
                         continue
                     kw1 = kw1b | (pat << 12) | ((owners & _PAT_OWNER_MASK[pat]) << 16)
-                    idx = tt_heads[_tt_head(kw0, kw1, n_mask), 0]
+                    idx = tt[_tt_head(kw0, kw1, n_mask), 7] & HEAD_MASK
                     while idx:
                         i = idx - 1
-                        idx = tt_next[i]
+                        idx = tt[i, 5]
                         stats[6] += 1
-                        if tt_keys[i, 0] != kw0 or tt_keys[i, 1] != kw1:
+                        if tt[i, 0] != kw0 or tt[i, 1] != kw1:
                             continue
-                        sm = tt_keys[i, 2]
-                        if (c0 & sm) != tt_keys[i, 3] or (c1 & sm) != tt_keys[i, 4]:
+                        sm = tt[i, 2]
+                        if (c0 & sm) != tt[i, 3] or (c1 & sm) != tt[i, 4]:
                             continue
-                        if tt_vals[i, 0] >= thr or tt_vals[i, 1] < thr:
+                        v = tt[i, 6]
+                        if (v & 255) >= thr or ((v >> 8) & 255) < thr:
                             stats[1] += 1
                             scratch[2, ply, 0] = pdep(sm, rem)
-                            return high_means == (tt_vals[i, 0] >= thr)
-                        if tt_vals[i, 2] >= 0:
-                            tt_move = tt_vals[i, 2]
+                            return high_means == ((v & 255) >= thr)
+                        if v >> 16:
+                            tt_move = (v >> 16) - 1
                 if tt_move >= 0:
                     s = tt_move >> 4
                     lane = (rem >> (16 * s)) & LANE
@@ -928,19 +917,19 @@ def _search(
         if pos == 0:
             r = _search(
                 hands, trump, mmask, cmask, lo, hi, tl, ply + 1, pos + 1, leader, c >> 4, c, player, bit,
-                tt_heads, tt_next, tt_keys, tt_vals, tt_meta, use_tt, scratch, stats,
+                tt, use_tt, scratch, stats,
             )  # fmt: skip
             crel = scratch[2, ply + 1, 0]
         elif pos < 3:
             if beats(c, win_card, trump):
                 r = _search(
                     hands, trump, mmask, cmask, lo, hi, tl, ply + 1, pos + 1, leader, lead_suit, c, player,
-                    trick_mask | bit, tt_heads, tt_next, tt_keys, tt_vals, tt_meta, use_tt, scratch, stats,
+                    trick_mask | bit, tt, use_tt, scratch, stats,
                 )  # fmt: skip
             else:
                 r = _search(
                     hands, trump, mmask, cmask, lo, hi, tl, ply + 1, pos + 1, leader, lead_suit, win_card, win_seat,
-                    trick_mask | bit, tt_heads, tt_next, tt_keys, tt_vals, tt_meta, use_tt, scratch, stats,
+                    trick_mask | bit, tt, use_tt, scratch, stats,
                 )  # fmt: skip
             crel = scratch[2, ply + 1, 0]
         else:
@@ -954,7 +943,7 @@ def _search(
             r = _search(
                 hands, trump, mmask, cmask, lo - got, hi - got, tl - 1, ply + 1, zero, ws, no_card, no_card, no_card,
                 zero,
-                tt_heads, tt_next, tt_keys, tt_vals, tt_meta, use_tt, scratch, stats,
+                tt, use_tt, scratch, stats,
             )  # fmt: skip
             crel = scratch[2, ply + 1, 0]
             # the winning card decided the trick if it beat another card of its suit
@@ -999,8 +988,7 @@ def _search(
         else:
             set_lb = result
             value = 1 if result else 0
-        _tt_store(tt_heads, tt_next, tt_keys, tt_vals, tt_meta, kw0, kw1b, pat, kw1, seg_m, c0, c1, tl, set_lb, value,
-                  mv)  # fmt: skip
+        _tt_store(tt, stats, kw0, kw1b, pat, kw1, seg_m, c0, c1, tl, set_lb, value, mv)
     return result
 
 
@@ -1036,11 +1024,7 @@ def dd_test(
     leader,
     trick,
     n_trick,
-    tt_heads,
-    tt_next,
-    tt_keys,
-    tt_vals,
-    tt_meta,
+    tt,
     use_tt,
     scratch,
     stats,
@@ -1069,11 +1053,7 @@ def dd_test(
         win_card,
         win_seat,
         tmask,
-        tt_heads,
-        tt_next,
-        tt_keys,
-        tt_vals,
-        tt_meta,
+        tt,
         use_tt,
         scratch,
         stats,
@@ -1090,11 +1070,7 @@ def dd_value(
     trick,
     n_trick,
     guess,
-    tt_heads,
-    tt_next,
-    tt_keys,
-    tt_vals,
-    tt_meta,
+    tt,
     use_tt,
     scratch,
     stats,
@@ -1132,11 +1108,7 @@ def dd_value(
             win_card,
             win_seat,
             tmask,
-            tt_heads,
-            tt_next,
-            tt_keys,
-            tt_vals,
-            tt_meta,
+            tt,
             use_tt,
             scratch,
             stats,
@@ -1160,11 +1132,7 @@ def dd_solve(
     trick,
     n_trick,
     guess,
-    tt_heads,
-    tt_next,
-    tt_keys,
-    tt_vals,
-    tt_meta,
+    tt,
     use_tt,
     scratch,
     stats,
@@ -1188,11 +1156,7 @@ def dd_solve(
             trick,
             n_trick,
             guess,
-            tt_heads,
-            tt_next,
-            tt_keys,
-            tt_vals,
-            tt_meta,
+            tt,
             use_tt,
             scratch,
             stats,
@@ -1207,11 +1171,7 @@ def dd_solve(
             trick,
             n_trick,
             tl - guess,
-            tt_heads,
-            tt_next,
-            tt_keys,
-            tt_vals,
-            tt_meta,
+            tt,
             use_tt,
             scratch,
             stats,
@@ -1226,11 +1186,7 @@ def dd_solve(
         leader,
         trick,
         n_trick,
-        tt_heads,
-        tt_next,
-        tt_keys,
-        tt_vals,
-        tt_meta,
+        tt,
         use_tt,
         scratch,
         stats,
@@ -1248,11 +1204,7 @@ def dd_card_values(
     leader,
     trick,
     n_trick,
-    tt_heads,
-    tt_next,
-    tt_keys,
-    tt_vals,
-    tt_meta,
+    tt,
     use_tt,
     scratch,
     stats,
@@ -1300,11 +1252,7 @@ def dd_card_values(
                 t2,
                 n_trick + 1,
                 tl // 2,
-                tt_heads,
-                tt_next,
-                tt_keys,
-                tt_vals,
-                tt_meta,
+                tt,
                 use_tt,
                 scratch,
                 stats,
@@ -1323,11 +1271,7 @@ def dd_card_values(
                     ws,
                     t2,
                     0,
-                    tt_heads,
-                    tt_next,
-                    tt_keys,
-                    tt_vals,
-                    tt_meta,
+                    tt,
                     use_tt,
                     scratch,
                     stats,
@@ -1346,11 +1290,7 @@ def dd_card_values(
                     t2,
                     0,
                     (tl - 1) // 2,
-                    tt_heads,
-                    tt_next,
-                    tt_keys,
-                    tt_vals,
-                    tt_meta,
+                    tt,
                     use_tt,
                     scratch,
                     stats,

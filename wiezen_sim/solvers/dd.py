@@ -47,7 +47,7 @@ __all__ = [
 ]
 
 DEFAULT_TT_MB = 256
-_ENTRY_BYTES = 5 * 8 + 4 + 4 + 8  # keys, values, chain link, chain head + pattern filter (see kernel/dd.py)
+_ENTRY_BYTES = 8 * 8  # one row of the table: key, chain link, bounds, chain head + patterns (see kernel/dd.py)
 
 Hands = str | Sequence[int]
 TrumpLike = int | str | None
@@ -234,13 +234,8 @@ class DDSolver:
         if tt_mb <= 0:
             raise ValueError(f"tt_mb must be positive, got {tt_mb}")
         n = 1 << max(10, int(tt_mb * 2**20 / _ENTRY_BYTES).bit_length() - 1)
-        # layouts: see the module docstring of wiezen_sim.kernel.dd
-        # per hash value: [chain head (entry + 1, 0 = none), bit mask of the suit patterns stored]
-        self.tt_heads = np.zeros((n, 2), dtype=np.int32)
-        self.tt_next = np.zeros(n, dtype=np.int32)  # chain link per entry
-        self.tt_keys = np.zeros((n, 5), dtype=np.int64)
-        self.tt_vals = np.zeros((n, 4), dtype=np.int8)
-        self.tt_meta = np.zeros(2, dtype=np.int64)  # [entries used, times emptied]
+        # layout: see the module docstring of wiezen_sim.kernel.dd
+        self.tt = np.zeros((n, 8), dtype=np.int64)
         self.scratch = _k.new_scratch()
         self.stats = _k.new_stats()
         self.use_tt = 1 if use_tt else 0
@@ -250,7 +245,7 @@ class DDSolver:
     @property
     def tt_bytes(self) -> int:
         """Bytes held by the transposition table."""
-        return sum(a.nbytes for a in (self.tt_heads, self.tt_next, self.tt_keys, self.tt_vals))
+        return self.tt.nbytes
 
     @property
     def nodes(self) -> int:
@@ -259,7 +254,7 @@ class DDSolver:
 
     def clear(self) -> None:
         """Empty the transposition table."""
-        _k.tt_clear(self.tt_heads, self.tt_keys, self.tt_meta)
+        _k.tt_clear(self.tt, self.stats)
 
     def _prepare(self, trump: int, hands: np.ndarray | None = None) -> None:
         new_deal = False
@@ -273,8 +268,7 @@ class DDSolver:
             self._trump = trump
 
     def _tt(self) -> tuple:
-        return (self.tt_heads, self.tt_next, self.tt_keys, self.tt_vals, self.tt_meta, self.use_tt, self.scratch,
-                self.stats)  # fmt: skip
+        return self.tt, self.use_tt, self.scratch, self.stats
 
     def solve(
         self,
