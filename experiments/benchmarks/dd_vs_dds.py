@@ -178,11 +178,11 @@ def main(argv: list[str] | None = None) -> int:
         deal.trump = denoms[strain]
 
         solver.clear()
-        nodes0 = solver.nodes
+        nodes0, trick0 = solver.nodes, solver.trick_nodes
         t = time.perf_counter()
         ours = solver.solve(hands, trump, leader, side)
         t_ours = time.perf_counter() - t
-        nodes_exact = solver.nodes - nodes0
+        nodes_exact, trick_exact = solver.nodes - nodes0, solver.trick_nodes - trick0
 
         t = time.perf_counter()
         theirs = analyse_start(deal)
@@ -191,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
         want = table[4 * strain + declarer]
         rows.append({"index": i, "strain": "SHDCN"[strain], "declarer": declarer, "leader": leader,
                      "tricks": ours, "dds_tricks": theirs, "table": want,
-                     "ours_s": t_ours, "dds_s": t_dds, "nodes": nodes_exact})  # fmt: skip
+                     "ours_s": t_ours, "dds_s": t_dds, "nodes": nodes_exact, "trick_nodes": trick_exact})  # fmt: skip
         if ours != theirs or ours != want:
             print(f"MISMATCH deal {i}: ours {ours}, DDS {theirs}, table {want}", flush=True)
         if (n + 1) % 20 == 0:
@@ -210,11 +210,11 @@ def main(argv: list[str] | None = None) -> int:
         deal.first = Player(leader)
         deal.trump = denoms[strain]
         solver.clear()
-        nodes0 = solver.nodes
+        nodes0, trick0 = solver.nodes, solver.trick_nodes
         t = time.perf_counter()
         ours9 = solver.can_force(hands, trump, leader, side, 9)
         t_ours9 = time.perf_counter() - t
-        nodes_target = solver.nodes - nodes0
+        nodes_target, trick_target = solver.nodes - nodes0, solver.trick_nodes - trick0
 
         fut = _dds.futureTricks()
         t = time.perf_counter()
@@ -224,7 +224,8 @@ def main(argv: list[str] | None = None) -> int:
 
         want = table[4 * strain + declarer]
         rows[n].update({"target9": ours9, "dds_target9": dds9, "ours_target_s": t_ours9, "dds_target_s": t_dds9,
-                        "nodes_target": nodes_target})  # fmt: skip
+                        "nodes_target": nodes_target, "trick_nodes_target": trick_target,
+                        "dds_nodes_target": int(fut.nodes)})  # fmt: skip
         if ours9 != dds9 or ours9 != (want >= 9):
             print(f"MISMATCH (target 9) deal {i}: ours {ours9}, DDS {dds9}, table {want}", flush=True)
         if (n + 1) % 20 == 0:
@@ -239,12 +240,15 @@ def main(argv: list[str] | None = None) -> int:
         "total_ours_s": sum(r["ours_s"] for r in rows),
         "total_dds_s": sum(r["dds_s"] for r in rows),
         "median_nodes": statistics.median(r["nodes"] for r in rows),
+        "median_trick_nodes": statistics.median(r["trick_nodes"] for r in rows),
         "ratio_median_of_per_deal": ratio,
     }
     report["target9"] = {
         "median_ours_s": statistics.median(r["ours_target_s"] for r in rows),
         "median_dds_s": statistics.median(r["dds_target_s"] for r in rows),
         "median_nodes": statistics.median(r["nodes_target"] for r in rows),
+        "median_trick_nodes": statistics.median(r["trick_nodes_target"] for r in rows),
+        "median_dds_nodes": statistics.median(r["dds_nodes_target"] for r in rows),
         "ratio_median_of_per_deal": ratio9,
     }
     report["mismatches"] = sum(
@@ -286,11 +290,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"deals: {len(rows)}, mismatches: {report['mismatches']}")
     print(
         f"exact: median ours {e['median_ours_s'] * 1e3:.1f} ms, DDS {e['median_dds_s'] * 1e3:.1f} ms; "
-        f"totals ours {e['total_ours_s']:.1f} s, DDS {e['total_dds_s']:.1f} s; median nodes {e['median_nodes']:.0f}"
+        f"totals ours {e['total_ours_s']:.1f} s, DDS {e['total_dds_s']:.1f} s; median nodes {e['median_nodes']:.0f} "
+        f"(at a trick's start {e['median_trick_nodes']:.0f})"
     )
     print(
         f"target >= 9: median ours {g['median_ours_s'] * 1e3:.1f} ms, DDS {g['median_dds_s'] * 1e3:.1f} ms, "
-        f"ratio {g['ratio_median_of_per_deal']:.2f}"
+        f"ratio {g['ratio_median_of_per_deal']:.2f}; median trick nodes ours {g['median_trick_nodes']:.0f}, "
+        f"DDS {g['median_dds_nodes']:.0f}"
     )
     print(
         f"first call in process (cache loaded): {report['first_call_in_process_s']:.2f} s; "

@@ -252,6 +252,11 @@ class DDSolver:
         """Search nodes visited since this solver was created."""
         return int(self.stats[0])
 
+    @property
+    def trick_nodes(self) -> int:
+        """Search nodes at the start of a trick since this solver was created (what DDS counts as nodes)."""
+        return int(self.stats[7])
+
     def clear(self) -> None:
         """Empty the transposition table."""
         _k.tt_clear(self.tt, self.stats)
