@@ -46,8 +46,17 @@ def test_solve_batch_file(compiled_kernels, capsys, tmp_path):
         ["--deal", DEAL, "--trump", "NT", "--leader", "1", "--side", "02", "--objective", "exact:x"],
         ["--deals", "/nonexistent/deals.txt", "--trump", "NT", "--leader", "1", "--side", "02"],
         ["--trump", "NT", "--leader", "1", "--side", "02"],
+        ["--deal", DEAL, "--trump", "NT", "--leader", "1", "--side", "02", "--tt-mb", "inf"],
+        ["--deal", DEAL, "--trump", "NT", "--leader", "1", "--side", "02", "--tt-mb", "1e9"],
     ],
 )
 def test_solve_bad_input_raises_value_error(compiled_kernels, argv):
     with pytest.raises(ValueError):
         _run(["solve", *argv])
+
+
+def test_batch_error_names_the_file_line(compiled_kernels, tmp_path):
+    f = tmp_path / "deals.txt"
+    f.write_text(f"# comment\n{DEAL}\n\n\ngarbage\n")
+    with pytest.raises(ValueError, match="line 5 of"):
+        _run(["solve", "--deals", str(f), "--trump", "S", "--leader", "1", "--side", "02"])

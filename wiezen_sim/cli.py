@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 
@@ -264,6 +265,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         args.func(args)
+    except BrokenPipeError:
+        # the reader stopped early (e.g. ``| head``): not an error of the command
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except MemoryError:
+        print(f"wiezen-sim {args.command}: error: not enough memory for this run (ask for less)", file=sys.stderr)
+        return EXIT_USAGE
     except (UsageError, ValueError, OSError) as exc:
         print(f"wiezen-sim {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -18,17 +18,18 @@ from wiezen_sim.cards import parse_deal
 from wiezen_sim.solvers.dd import DDSolver, parse_objective, parse_side, parse_trump
 
 
-def _read_deals(args: argparse.Namespace) -> list[str]:
+def _read_deals(args: argparse.Namespace) -> list[tuple[int, str]]:
+    """``(line number, PBN text)`` of each deal asked for (line 0 for ``--deal``)."""
     if (args.deal is None) == (args.deals is None):
         raise ValueError("give exactly one of --deal PBN or --deals FILE")
     if args.deal is not None:
-        return [args.deal]
+        return [(0, args.deal)]
     try:
         with open(args.deals, encoding="utf-8") as handle:
             lines = [line.strip() for line in handle]
     except OSError as exc:
         raise ValueError(f"cannot read {args.deals}: {exc.strerror}") from None
-    deals = [line for line in lines if line and not line.startswith("#")]
+    deals = [(n, line) for n, line in enumerate(lines, 1) if line and not line.startswith("#")]
     if not deals:
         raise ValueError(f"no deals in {args.deals}")
     return deals
@@ -41,11 +42,11 @@ def cmd_solve(args: argparse.Namespace) -> None:
     side = parse_side(args.side)
     objective = parse_objective(args.objective)
     hands = []
-    for i, text in enumerate(deals):
+    for line_no, text in deals:
         try:
             hands.append(parse_deal(text.strip('"'), cards_per_hand=None))
         except ValueError as exc:
-            where = f"line {i + 1} of {args.deals}: " if args.deals else ""
+            where = f"line {line_no} of {args.deals}: " if args.deals else ""
             raise ValueError(f"{where}{exc}") from None
     solver = DDSolver(tt_mb=args.tt_mb)
     for text, h in zip(deals, hands, strict=True):
