@@ -770,32 +770,54 @@ def _search(
             got = (cmask >> ws) & 1
             return lo <= got <= hi
         one_sided = hi >= tl
-        # trump bounds: the highest trump takes a trick for its holder's side, and when
-        # one side holds no trump the other wins a trick with every trump of its
-        # longest trump hand (only trumps can win a trick that contains a trump)
+        # trump bounds: the highest trump takes a trick for its holder's side, the two
+        # highest take two when one hand holds both, or when a side that wants tricks
+        # holds both with another trump beside either (so they need never fall in the
+        # same trick); when one side holds no
+        # trump the other wins a trick with every trump of its longest trump hand (only
+        # trumps can win a trick that contains a trump)
         if trump >= 0:
             tr = rem & (LANE << (16 * trump))
             if tr:
                 top = highest_index(tr)
+                below = tr ^ (1 << top)
+                second = highest_index(below) if below else -1
                 c_len = 0
                 o_len = 0
-                c_top = False
+                top_seat = 0
+                second_seat = -1
                 for p in range(4):
                     ln = popcount(hands[p] & tr)
+                    if (hands[p] >> top) & 1:
+                        top_seat = p
+                    if second >= 0 and (hands[p] >> second) & 1:
+                        second_seat = p
                     if (cmask >> p) & 1:
-                        c_top = c_top or (hands[p] >> top) & 1 == 1
                         c_len = max(c_len, ln)
                     else:
                         o_len = max(o_len, ln)
-                lb = c_len if o_len == 0 else (1 if c_top else 0)
-                ub = tl - (o_len if c_len == 0 else (0 if c_top else 1))
+                sure = 1
+                dec = 1 << top
+                # (in two hands only when their side wants the tricks: else it may play both to one trick)
+                if second_seat == top_seat or (
+                    second_seat >= 0
+                    and ((cmask >> top_seat) ^ (cmask >> second_seat)) & 1 == 0
+                    and ((cmask ^ mmask) >> top_seat) & 1 == 0
+                    and ((cmask ^ mmask) >> second_seat) & 1 == 0
+                    and (popcount(hands[top_seat] & tr) > 1 or popcount(hands[second_seat] & tr) > 1)
+                ):
+                    sure = 2
+                    dec = 1 << second
+                c_top = (cmask >> top_seat) & 1 == 1
+                lb = c_len if o_len == 0 else (sure if c_top else 0)
+                ub = tl - (o_len if c_len == 0 else (0 if c_top else sure))
                 if lb >= lo and ub <= hi:
                     stats[4] += 1
-                    scratch[2, ply, 0] = 1 << top
+                    scratch[2, ply, 0] = dec
                     return True
                 if ub < lo or lb > hi:
                     stats[4] += 1
-                    scratch[2, ply, 0] = 1 << top
+                    scratch[2, ply, 0] = dec
                     return False
         if use_tt:
             tag = -1

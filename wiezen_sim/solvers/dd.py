@@ -47,6 +47,7 @@ __all__ = [
 ]
 
 DEFAULT_TT_MB = 256
+MAX_TT_MB = 1 << 20  # 1 TB: beyond any machine; a table too large for this one raises MemoryError
 _ENTRY_BYTES = 8 * 8  # one row of the table: key, chain link, bounds, chain head + patterns (see kernel/dd.py)
 
 Hands = str | Sequence[int]
@@ -194,9 +195,10 @@ def _position(hands: Hands, trump: TrumpLike, leader: int, trick: Iterable[int |
         seat = (leader + i) % 4
         want = tl - 1 if i < n else tl
         if int(h[seat]).bit_count() != want:
+            counts = ", ".join(str(int(x).bit_count()) for x in h)
             raise ValueError(
-                f"seat {seat} holds {int(h[seat]).bit_count()} cards, expected {want} "
-                f"(every hand must hold the same number of cards, one less after playing to the trick)"
+                f"seats 0-3 hold {counts} cards: every hand must hold the same number of cards "
+                f"(one less after playing to the trick in progress)"
             )
     if n and tl == 0:
         raise ValueError("a trick in progress needs cards left to complete it")
@@ -231,8 +233,8 @@ class DDSolver:
     """
 
     def __init__(self, tt_mb: float = DEFAULT_TT_MB, use_tt: bool = True) -> None:
-        if tt_mb <= 0:
-            raise ValueError(f"tt_mb must be positive, got {tt_mb}")
+        if not 0 < tt_mb <= MAX_TT_MB:
+            raise ValueError(f"tt_mb must be a number of MB in (0, {MAX_TT_MB}], got {tt_mb}")
         n = 1 << max(10, int(tt_mb * 2**20 / _ENTRY_BYTES).bit_length() - 1)
         # layout: see the module docstring of wiezen_sim.kernel.dd
         self.tt = np.zeros((n, 8), dtype=np.int64)
