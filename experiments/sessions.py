@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import time
 from pathlib import Path
 
@@ -40,7 +39,7 @@ from matplotlib.figure import Figure
 
 from wiezen_sim import simulate_sessions
 from wiezen_sim.analysis.charts import COLOURS
-from wiezen_sim.analysis.experiment import git_commit, package_versions
+from wiezen_sim.analysis.experiment import git_commit, machine_info, package_versions
 from wiezen_sim.analysis.sessions import contract_summary
 from wiezen_sim.analysis.stats import mean_interval
 from wiezen_sim.rules.ruleset import get_rules
@@ -77,12 +76,7 @@ def _meta(out: Path, part: str, params: dict, wall: float, load: tuple, charts: 
         "wall_time_s": round(wall, 1),
         "charts": charts,
         "versions": package_versions(),
-        "machine": {
-            "platform": platform.platform(),
-            "cpus": os.cpu_count(),
-            "load_average_start": [round(x, 2) for x in load],
-            "load_average_end": [round(x, 2) for x in os.getloadavg()],
-        },
+        "machine": machine_info(load),
         "finished_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
     (out / "meta.json").write_text(json.dumps(meta, indent=1) + "\n")

@@ -553,6 +553,16 @@ def package_versions() -> dict:
     return out
 
 
+def machine_info(load_start: tuple[float, ...]) -> dict:
+    """The machine part of a run's ``meta.json``: platform, cores, load average at the start and now."""
+    return {
+        "platform": platform.platform(),
+        "cpus": os.cpu_count(),
+        "load_average_start": [round(x, 2) for x in load_start],
+        "load_average_end": [round(x, 2) for x in os.getloadavg()],
+    }
+
+
 def git_commit() -> str | None:
     """The checked-out commit of this package's repository (``-dirty`` when modified), or None outside git."""
     try:
@@ -699,12 +709,7 @@ def run_experiment(
         "deals_per_s": round(len(todo) and sum(len(t.words) for t in todo) * exp.deals / wall, 4),
         "charts": drawn,
         "versions": package_versions(),
-        "machine": {
-            "platform": platform.platform(),
-            "cpus": os.cpu_count(),
-            "load_average_start": [round(x, 2) for x in load_start],
-            "load_average_end": [round(x, 2) for x in os.getloadavg()],
-        },
+        "machine": machine_info(load_start),
         "finished_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
     (out / "meta.json").write_text(json.dumps(meta, indent=1, default=str) + "\n")
