@@ -773,9 +773,8 @@ def _search(
         # trump bounds: the highest trump takes a trick for its holder's side, the two
         # highest take two when one hand holds both, or when a side that wants tricks
         # holds both with another trump beside either (so they need never fall in the
-        # same trick); when one side holds no
-        # trump the other wins a trick with every trump of its longest trump hand (only
-        # trumps can win a trick that contains a trump)
+        # same trick); when one side holds no trump the other wins a trick with every
+        # trump of its longest trump hand (only trumps can win a trick that contains a trump)
         if trump >= 0:
             tr = rem & (LANE << (16 * trump))
             if tr:
