@@ -314,8 +314,8 @@ def _merge(parts: list[dict]) -> dict:
 class _Rows:
     """Builds the option rows of the advice table from the per-sample answers."""
 
-    def __init__(self, rules: RuleSet, seat: int) -> None:
-        self.rules, self.seat = rules, seat
+    def __init__(self, rules: RuleSet, seat: int, wanted: frozenset[str] | None = None) -> None:
+        self.rules, self.seat, self.wanted = rules, seat, wanted
         self.rows: list[dict] = []
         self.dists: list[np.ndarray] = []
         self.evs: list[np.ndarray] = []
@@ -353,7 +353,12 @@ class _Rows:
         tricks: np.ndarray | None = None,
         **extra: object,
     ) -> None:
-        """One row: p_success with a Wilson interval, mean tricks, ev_units (NaN if ``ev`` is None), n."""
+        """One row: p_success with a Wilson interval, mean tricks, ev_units (NaN if ``ev`` is None), n.
+
+        Nothing is added for a contract outside ``wanted``.
+        """
+        if self.wanted is not None and contract not in self.wanted:
+            return
         n = len(success)
         low, high = wilson(int(success.sum()), n)
         self.rows.append(
@@ -381,7 +386,7 @@ def _build_rows(
     res: dict, hand: int, p: int, turned: int, rules: RuleSet, wanted: frozenset[str] | None = None
 ) -> _Rows:
     """One row per contract option (RULES.md 1.3), settled per RULES.md 1.6."""
-    rows = _Rows(rules, p)
+    rows = _Rows(rules, p, wanted)
     contracts = rules.contracts()
     trump = card_suit(turned)
     n = len(res["misere"])
@@ -503,13 +508,8 @@ def advise(
     else:
         from wiezen_sim.analysis.advise_play import build_play_rows
 
-        rows = _Rows(rule_set, p)
+        rows = _Rows(rule_set, p, wanted)
         build_play_rows(_merge(parts), mask, p, card, rule_set, rows)
-    if wanted is not None:
-        keep = [i for i, row in enumerate(rows.rows) if row["contract"] in wanted]
-        rows.rows, rows.evs, rows.dists, rows.oks = (
-            [x[i] for i in keep] for x in (rows.rows, rows.evs, rows.dists, rows.oks)
-        )
     table = pd.DataFrame(rows.rows)
     distribution = pd.DataFrame(np.array(rows.dists), columns=range(14))
     # a vraag with a fixed partner seat is information, not a bid: the partner chooses to accept
