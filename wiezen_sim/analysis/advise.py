@@ -210,13 +210,16 @@ def kleine_candidates(hand: int) -> list[int]:
 
 
 _SOLVERS: dict[int, DDSolver] = {}
-TT_MB_PER_STRAIN = 48  # one table per strain (5 × 48 MB): a solver empties its table when the trump changes
+# one table per strain (a solver empties its table when the trump changes): 32 MB per suit
+# and 256 MB without trump, where the misère questions search the largest trees (a table
+# that fills up is emptied; on low hands a 32 MB one made a miserie test 3-10 times slower)
+TT_MB = {-1: 256, 0: 32, 1: 32, 2: 32, 3: 32}
 
 
 def _solver(trump: int) -> DDSolver:
     """This process's solver for one strain (tables are reused across deals and batches)."""
     if trump not in _SOLVERS:
-        _SOLVERS[trump] = DDSolver(tt_mb=TT_MB_PER_STRAIN)
+        _SOLVERS[trump] = DDSolver(tt_mb=TT_MB[trump])
     return _SOLVERS[trump]
 
 

@@ -89,8 +89,14 @@ def new_stats():
 #
 # tt[i, 0:5] = [lengths, question, segment, owner bits 0, owner bits 1] (the key):
 #   lengths:  bit 16 * seat + 4 * suit .. +3 = cards of that suit the seat holds;
-#   question: leader | tag << 2 | top-card owners << 12 (tag: maximising seats, counted
-#             set, exact target; per suit 3 bits = 1 + seat holding its top card);
+#   question: leader | tag << 2 | pattern << 12 | top-card owners << 17 (tag: maximising
+#             seats, counted set, exact target; owners: per suit of the pattern 3 bits =
+#             1 + seat holding its top card). The pattern names the suits whose segment
+#             is not empty; with bit 4 set it names only the suits whose segment is the
+#             whole suit (stored so when there is one), and the hash chain is then also
+#             chosen by the owners of all their cards. Misère searches store mostly
+#             whole suits with the same top-card owners, and walked chains of about a
+#             hundred entries per lookup without this.
 #   segment:  ``pext(relevant cards, remaining cards)`` — the relevant cards in the
 #             packed order of the remaining cards (lowest spade first);
 #   owner bits: ``pext(hand1 | hand3, remaining) & segment`` and
@@ -101,7 +107,7 @@ def new_stats():
 #   the counted tricks of the canonical question, the best lead is ``suit * 16 + number
 #   of remaining cards above it`` (0: none);
 # tt[h, 7] = per hash value h: the first entry of its chain + 1 in the low 32 bits, and
-#   above them (bit 32 + suit pattern) which suit patterns are stored for the hash of
+#   above them (bit 32 + pattern) which patterns are stored for the hash of
 #   the pattern-free question ``kw1 & 0xFFF``.
 
 
@@ -122,6 +128,25 @@ def _tt_head(kw0, kw1, n_mask):
     h = (h ^ ((h >> 27) & 0x1FFFFFFFFF)) * -7723592293110705685
     h ^= (h >> 31) & 0x1FFFFFFFF
     return h & n_mask
+
+
+@njit(cache=True, inline="always")
+def _entry_head(kw0, kw1, c0, c1, n_mask):
+    """Hash chain of an entry: of its key, and for a whole-suit pattern also of the owners
+    of every card of those suits (``c0``/``c1`` restricted to them, the same for the
+    position and for every matching entry, since the segment covers those suits)."""
+    if (kw1 >> 16) & 1:
+        m = 0
+        start = 0
+        for s in range(4):
+            ln = 0
+            for p in range(4):
+                ln += (kw0 >> (16 * p + 4 * s)) & 15
+            if (kw1 >> (12 + s)) & 1:
+                m |= ((1 << ln) - 1) << start
+            start += ln
+        return _tt_head(kw0 ^ (c0 & m), kw1 ^ ((c1 & m) << 11), n_mask)
+    return _tt_head(kw0, kw1, n_mask)
 
 
 @njit(cache=True, inline="always")
@@ -156,7 +181,7 @@ def _tt_store(tt, stats, kw0, kw1b, pat, kw1, seg_m, c0, c1, tl, set_lb, value, 
     A full entry pool is emptied at once (the table then refills from scratch).
     """
     n_mask = tt.shape[0] - 1
-    h = _tt_head(kw0, kw1, n_mask)
+    h = _entry_head(kw0, kw1, c0, c1, n_mask)
     p0 = c0 & seg_m
     p1 = c1 & seg_m
     slot = -1
@@ -205,7 +230,7 @@ def tt_clear(tt, stats):
     for i in range(stats[8]):
         kw0 = tt[i, 0]
         kw1 = tt[i, 1]
-        tt[_tt_head(kw0, kw1, n_mask), 7] = 0
+        tt[_entry_head(kw0, kw1, tt[i, 3], tt[i, 4], n_mask), 7] = 0
         tt[_tt_head(kw0, kw1 & 0xFFF, n_mask), 7] = 0
     stats[8] = 0
 
@@ -852,11 +877,11 @@ def _search(
                     if (rem >> (16 * su)) & LANE:
                         nonempty |= 1 << su
                 owners = _top_owners(hands, rem, nonempty)
-                for pat in range(16):
-                    if (pat & ~nonempty) or not (present >> pat) & 1:
+                for pat in range(32):
+                    if (pat & 15 & ~nonempty) or not (present >> pat) & 1:
                         continue
-                    kw1 = kw1b | (pat << 12) | ((owners & _PAT_OWNER_MASK[pat]) << 16)
-                    idx = tt[_tt_head(kw0, kw1, n_mask), 7] & HEAD_MASK
+                    kw1 = kw1b | (pat << 12) | ((owners & _PAT_OWNER_MASK[pat & 15]) << 17)
+                    idx = tt[_entry_head(kw0, kw1, c0, c1, n_mask), 7] & HEAD_MASK
                     while idx:
                         i = idx - 1
                         idx = tt[i, 5]
@@ -990,10 +1015,16 @@ def _search(
         stats[2] += 1
         seg_m = pext(rel, rem)
         pat = 0
+        whole = 0
         for su in range(4):
-            if (rel >> (16 * su)) & LANE:
+            lane = (rel >> (16 * su)) & LANE
+            if lane:
                 pat |= 1 << su
-        kw1 = kw1b | (pat << 12) | (_top_owners(hands, rem, pat) << 16)
+                if lane == (rem >> (16 * su)) & LANE:
+                    whole |= 1 << su
+        if whole:
+            pat = whole | 16
+        kw1 = kw1b | (pat << 12) | (_top_owners(hands, rem, pat & 15) << 17)
         mv = -1
         if best >= 0:
             s = best >> 4
