@@ -213,4 +213,4 @@ def test_clear_empties_the_table(compiled_kernels):
     solver.solve("N:QJ6.K652.J85.T98 873.J97.AT764.Q4 K5.T83.KQ9.A7652 AT942.AQ4.32.KJ3", "S", 1, 0b0101)
     assert solver.stats[8] > 0 and solver.tt[:, 7].any()
     solver.clear()
-    assert solver.stats[8] == 0 and not solver.tt[:, 7].any()
+    assert solver.stats[8] == 0 and not solver.tt[:, 7].any() and not (solver.tt[:, 5] >> 32).any()

@@ -59,10 +59,15 @@ BIG = 99  # "no upper limit" for hi
 SCRATCH_PLIES = 64
 SCRATCH_MOVES = 16
 N_STATS = 10
-HEAD_MASK = 0xFFFFFFFF  # tt[:, 7]: chain head in the low 32 bits, segment patterns stored above
+HEAD_MASK = 0xFFFFFFFF  # tt[:, 5] and tt[:, 7]: chain links in the low 32 bits, patterns above
 
 # per suit pattern (bit = suit), the 3-bit fields of those suits in a top-owners word
 _PAT_OWNER_MASK = np.array([sum(7 << (3 * s) for s in range(4) if pat >> s & 1) for pat in range(16)], dtype=np.int64)
+# a table pattern code is sum(state(suit) * 3 ** suit), state 0: no relevant card, 1: the
+# segment is part of the suit, 2: the whole suit; its suits of state 2 and of state 1 or 2
+N_CODES = 81
+_CODE_WHOLE = np.array([sum(1 << s for s in range(4) if code // 3**s % 3 == 2) for code in range(N_CODES)], dtype=np.int64)
+_CODE_SUITS = np.array([sum(1 << s for s in range(4) if code // 3**s % 3) for code in range(N_CODES)], dtype=np.int64)
 
 
 @njit(cache=True)
@@ -89,26 +94,26 @@ def new_stats():
 #
 # tt[i, 0:5] = [lengths, question, segment, owner bits 0, owner bits 1] (the key):
 #   lengths:  bit 16 * seat + 4 * suit .. +3 = cards of that suit the seat holds;
-#   question: leader | tag << 2 | pattern << 12 | top-card owners << 17 (tag: maximising
-#             seats, counted set, exact target; owners: per suit of the pattern 3 bits =
-#             1 + seat holding its top card). The pattern names the suits whose segment
-#             is not empty; with bit 4 set it names only the suits whose segment is the
-#             whole suit (stored so when there is one), and the hash chain is then also
-#             chosen by the owners of all their cards. Misère searches store mostly
-#             whole suits with the same top-card owners, and walked chains of about a
-#             hundred entries per lookup without this.
+#   question: leader | tag << 2 | pattern code << 12 | top-card owners << 19 (tag:
+#             maximising seats, counted set, exact target; code: per suit whether the
+#             segment is empty, part of the suit or the whole suit (``_CODE_*``);
+#             owners: per suit with a segment 3 bits = 1 + seat holding its top card).
+#             The hash chain of an entry is also chosen by the owners of every card of
+#             its whole suits: misère searches store mostly whole suits with the same
+#             top-card owners, and walked chains of about a hundred entries per lookup
+#             without this;
 #   segment:  ``pext(relevant cards, remaining cards)`` — the relevant cards in the
 #             packed order of the remaining cards (lowest spade first);
 #   owner bits: ``pext(hand1 | hand3, remaining) & segment`` and
 #             ``pext(hand2 | hand3, remaining) & segment`` — the 2-bit owner of each
 #             relevant card.
-# tt[i, 5] = the next entry of its hash chain + 1 (0: end of chain);
+# tt[i, 5] = the next entry of its hash chain + 1 (0: end of chain) in the low 32 bits;
 # tt[i, 6] = lower bound | upper bound << 8 | (best lead + 1) << 16: the bounds are on
 #   the counted tricks of the canonical question, the best lead is ``suit * 16 + number
 #   of remaining cards above it`` (0: none);
-# tt[h, 7] = per hash value h: the first entry of its chain + 1 in the low 32 bits, and
-#   above them (bit 32 + pattern) which patterns are stored for the hash of
-#   the pattern-free question ``kw1 & 0xFFF``.
+# tt[h, 7] = per hash value h: the first entry of its chain + 1 in the low 32 bits;
+# the high 32 bits of tt[h, 7] and of tt[h, 5] = bits 0-31 and 32-63 of the codes
+#   (bit code % 64) stored for the questions whose code-free key ``kw1 & 0xFFF`` hashes to h.
 
 
 @njit(cache=True, inline="always")
@@ -132,17 +137,18 @@ def _tt_head(kw0, kw1, n_mask):
 
 @njit(cache=True, inline="always")
 def _entry_head(kw0, kw1, c0, c1, n_mask):
-    """Hash chain of an entry: of its key, and for a whole-suit pattern also of the owners
-    of every card of those suits (``c0``/``c1`` restricted to them, the same for the
+    """Hash chain of an entry: of its key, and when its pattern has whole suits also of the
+    owners of every card of those suits (``c0``/``c1`` restricted to them, the same for the
     position and for every matching entry, since the segment covers those suits)."""
-    if (kw1 >> 16) & 1:
+    whole = _CODE_WHOLE[(kw1 >> 12) & 127]
+    if whole:
+        # cards per suit (4 bits a suit: at most 13, so the sum of the seats' fields never carries)
+        lens = (kw0 & 0xFFFF) + ((kw0 >> 16) & 0xFFFF) + ((kw0 >> 32) & 0xFFFF) + ((kw0 >> 48) & 0xFFFF)
         m = 0
         start = 0
         for s in range(4):
-            ln = 0
-            for p in range(4):
-                ln += (kw0 >> (16 * p + 4 * s)) & 15
-            if (kw1 >> (12 + s)) & 1:
+            ln = (lens >> (4 * s)) & 15
+            if (whole >> s) & 1:
                 m |= ((1 << ln) - 1) << start
             start += ln
         return _tt_head(kw0 ^ (c0 & m), kw1 ^ ((c1 & m) << 11), n_mask)
@@ -175,7 +181,7 @@ def _top_owners(hands, rem, pat):
 
 
 @njit(cache=True)
-def _tt_store(tt, stats, kw0, kw1b, pat, kw1, seg_m, c0, c1, tl, set_lb, value, move):
+def _tt_store(tt, stats, kw0, kw1b, code, kw1, seg_m, c0, c1, tl, set_lb, value, move):
     """Tighten one bound (lower if ``set_lb`` else upper) of the entry for this segment.
 
     A full entry pool is emptied at once (the table then refills from scratch).
@@ -191,9 +197,10 @@ def _tt_store(tt, stats, kw0, kw1b, pat, kw1, seg_m, c0, c1, tl, set_lb, value, 
         if tt[i, 0] == kw0 and tt[i, 1] == kw1 and tt[i, 2] == seg_m and tt[i, 3] == p0 and tt[i, 4] == p1:
             slot = i
             break
-        idx = tt[i, 5]
+        idx = tt[i, 5] & HEAD_MASK
     if slot < 0:
         if stats[8] >= tt.shape[0]:
+            tt[:, 5] = 0
             tt[:, 7] = 0
             stats[8] = 0
             stats[9] += 1
@@ -205,9 +212,16 @@ def _tt_store(tt, stats, kw0, kw1b, pat, kw1, seg_m, c0, c1, tl, set_lb, value, 
         tt[slot, 3] = p0
         tt[slot, 4] = p1
         tt[slot, 6] = tl << 8  # lower bound 0, upper bound tl, no best lead
-        tt[slot, 5] = tt[h, 7] & HEAD_MASK
+        tt[slot, 5] = (tt[slot, 5] & ~HEAD_MASK) | (tt[h, 7] & HEAD_MASK)
         tt[h, 7] = (tt[h, 7] & ~HEAD_MASK) | (slot + 1)
-        tt[_tt_head(kw0, kw1b, n_mask), 7] |= 1 << (32 + pat)
+        # which codes are stored for the question: bit code % 64, in the high halves of
+        # tt[h0, 7] (bits 0-31) and tt[h0, 5] (bits 32-63)
+        h0 = _tt_head(kw0, kw1b, n_mask)
+        b = code & 63
+        if b < 32:
+            tt[h0, 7] |= 1 << (32 + b)
+        else:
+            tt[h0, 5] |= 1 << b
     v = tt[slot, 6]
     if set_lb:
         if value > (v & 255):
@@ -231,7 +245,9 @@ def tt_clear(tt, stats):
         kw0 = tt[i, 0]
         kw1 = tt[i, 1]
         tt[_entry_head(kw0, kw1, tt[i, 3], tt[i, 4], n_mask), 7] = 0
-        tt[_tt_head(kw0, kw1 & 0xFFF, n_mask), 7] = 0
+        h0 = _tt_head(kw0, kw1 & 0xFFF, n_mask)
+        tt[h0, 7] = 0
+        tt[h0, 5] &= HEAD_MASK
     stats[8] = 0
 
 
@@ -871,33 +887,40 @@ def _search(
                     thr = 1
                     high_means = True
                 n_mask = tt.shape[0] - 1
-                present = tt[_tt_head(kw0, kw1b, n_mask), 7] >> 32
+                h0 = _tt_head(kw0, kw1b, n_mask)
+                present = ((tt[h0, 7] >> 32) & HEAD_MASK) | (tt[h0, 5] & ~HEAD_MASK)
                 nonempty = 0
                 for su in range(4):
                     if (rem >> (16 * su)) & LANE:
                         nonempty |= 1 << su
                 owners = _top_owners(hands, rem, nonempty)
-                for pat in range(32):
-                    if (pat & 15 & ~nonempty) or not (present >> pat) & 1:
-                        continue
-                    kw1 = kw1b | (pat << 12) | ((owners & _PAT_OWNER_MASK[pat & 15]) << 17)
-                    idx = tt[_entry_head(kw0, kw1, c0, c1, n_mask), 7] & HEAD_MASK
-                    while idx:
-                        i = idx - 1
-                        idx = tt[i, 5]
-                        stats[6] += 1
-                        if tt[i, 0] != kw0 or tt[i, 1] != kw1:
+                while present:
+                    code = lowest_index(present)
+                    present &= present - 1
+                    while code < N_CODES:
+                        suits = _CODE_SUITS[code]
+                        if suits & ~nonempty:
+                            code += 64
                             continue
-                        sm = tt[i, 2]
-                        if (c0 & sm) != tt[i, 3] or (c1 & sm) != tt[i, 4]:
-                            continue
-                        v = tt[i, 6]
-                        if (v & 255) >= thr or ((v >> 8) & 255) < thr:
-                            stats[1] += 1
-                            scratch[2, ply, 0] = pdep(sm, rem)
-                            return high_means == ((v & 255) >= thr)
-                        if v >> 16:
-                            tt_move = (v >> 16) - 1
+                        kw1 = kw1b | (code << 12) | ((owners & _PAT_OWNER_MASK[suits]) << 19)
+                        idx = tt[_entry_head(kw0, kw1, c0, c1, n_mask), 7] & HEAD_MASK
+                        code += 64
+                        while idx:
+                            i = idx - 1
+                            idx = tt[i, 5] & HEAD_MASK
+                            stats[6] += 1
+                            if tt[i, 0] != kw0 or tt[i, 1] != kw1:
+                                continue
+                            sm = tt[i, 2]
+                            if (c0 & sm) != tt[i, 3] or (c1 & sm) != tt[i, 4]:
+                                continue
+                            v = tt[i, 6]
+                            if (v & 255) >= thr or ((v >> 8) & 255) < thr:
+                                stats[1] += 1
+                                scratch[2, ply, 0] = pdep(sm, rem)
+                                return high_means == ((v & 255) >= thr)
+                            if v >> 16:
+                                tt_move = (v >> 16) - 1
                 if tt_move >= 0:
                     s = tt_move >> 4
                     lane = (rem >> (16 * s)) & LANE
@@ -1014,17 +1037,16 @@ def _search(
     if store:
         stats[2] += 1
         seg_m = pext(rel, rem)
+        code = 0
         pat = 0
-        whole = 0
+        weight = 1
         for su in range(4):
             lane = (rel >> (16 * su)) & LANE
             if lane:
                 pat |= 1 << su
-                if lane == (rem >> (16 * su)) & LANE:
-                    whole |= 1 << su
-        if whole:
-            pat = whole | 16
-        kw1 = kw1b | (pat << 12) | (_top_owners(hands, rem, pat & 15) << 17)
+                code += weight * (2 if lane == (rem >> (16 * su)) & LANE else 1)
+            weight *= 3
+        kw1 = kw1b | (code << 12) | (_top_owners(hands, rem, pat) << 19)
         mv = -1
         if best >= 0:
             s = best >> 4
@@ -1040,7 +1062,7 @@ def _search(
         else:
             set_lb = result
             value = 1 if result else 0
-        _tt_store(tt, stats, kw0, kw1b, pat, kw1, seg_m, c0, c1, tl, set_lb, value, mv)
+        _tt_store(tt, stats, kw0, kw1b, code, kw1, seg_m, c0, c1, tl, set_lb, value, mv)
     return result
 
 
