@@ -33,6 +33,15 @@ def test_list1000_subset(compiled_kernels, list1000):
         _check(solver, pbn, table, i % 5, (i + i // 5) % 4)
 
 
+def test_list1000_with_a_table_that_fills_up(compiled_kernels, list1000):
+    """A table of 1024 entries fills up many times in each deal; pruning it never changes a result."""
+    solver = DDSolver(tt_mb=1 / 16)
+    assert solver.tt.shape[0] == 1024
+    for i, (pbn, table) in enumerate(list1000[5:205:10]):
+        _check(solver, pbn, table, i % 5, (i + 2 * i // 5) % 4)
+    assert solver.stats[9] > 20
+
+
 @pytest.mark.slow
 def test_list1000_all_tables(compiled_kernels, list1000):
     solver = DDSolver()

@@ -222,7 +222,8 @@ class DDSolver:
 
     Args:
         tt_mb: memory for the transposition table in MB (bounded; default 256). When the
-            table fills up it is emptied and refills; results never depend on the size.
+            table fills up it keeps its entries with the most tricks left (at most half)
+            and refills; results never depend on the size.
         use_tt: switch the table off (for testing; much slower).
 
     The table is kept while the positions asked about belong to the same deal (every
