@@ -15,6 +15,7 @@ Three kinds, each a function returning a matplotlib ``Figure`` and named by the
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -146,7 +147,7 @@ def plot_lines(
     axes[0][0].set_ylabel(label(y))
     if hue:
         axes[0][-1].legend(fontsize=8, loc="best")
-    fig.suptitle(title or f"{contract or ''} {label(y)}".strip())
+    fig.suptitle(_fit(title or f"{contract or ''} {label(y)}".strip(), fig))
     fig.tight_layout()
     return fig
 
@@ -187,7 +188,7 @@ def plot_bars(
     if len(hues) > 1:
         ax.legend(fontsize=8)
     ax.grid(axis="y", alpha=0.3)
-    ax.set_title(title or label(y))
+    ax.set_title(_fit(title or label(y), fig))
     fig.tight_layout()
     return fig
 
@@ -245,9 +246,14 @@ def plot_decision(
     handles = [Patch(facecolor=COLOURS.get(c, "white"), label=c.replace("_", " ")) for c in present]
     handles.append(Patch(facecolor="white", edgecolor="black", hatch="///", label="runner-up within sampling error"))
     fig.legend(handles=handles, loc="lower center", ncol=min(4, len(handles)), fontsize=8)
-    fig.suptitle(title or "best contract (highest expected settlement, units)")
+    fig.suptitle(_fit(title or "best contract (highest expected settlement, units)", fig))
     fig.tight_layout(rect=(0, 0.12, 1, 1))
     return fig
+
+
+def _fit(title: str, fig: Figure) -> str:
+    """The title broken into lines that fit the figure's width (about 10 characters an inch)."""
+    return textwrap.fill(title, width=max(20, int(10 * fig.get_figwidth())))
 
 
 def draw_charts(specs: list[dict], table: pd.DataFrame, decided: pd.DataFrame | None, out: Path) -> list[str]:
