@@ -66,8 +66,9 @@ _PAT_OWNER_MASK = np.array([sum(7 << (3 * s) for s in range(4) if pat >> s & 1) 
 # a table pattern code is sum(state(suit) * 3 ** suit), state 0: no relevant card, 1: the
 # segment is part of the suit, 2: the whole suit; its suits of state 2 and of state 1 or 2
 N_CODES = 81
-_CODE_WHOLE = np.array([sum(1 << s for s in range(4) if code // 3**s % 3 == 2) for code in range(N_CODES)], dtype=np.int64)
-_CODE_SUITS = np.array([sum(1 << s for s in range(4) if code // 3**s % 3) for code in range(N_CODES)], dtype=np.int64)
+_STATES = [[code // 3**s % 3 for s in range(4)] for code in range(N_CODES)]
+_CODE_WHOLE = np.array([sum(1 << s for s in range(4) if st[s] == 2) for st in _STATES], dtype=np.int64)
+_CODE_SUITS = np.array([sum(1 << s for s in range(4) if st[s]) for st in _STATES], dtype=np.int64)
 
 
 @njit(cache=True)
