@@ -30,6 +30,11 @@ def test_solve_json_max_and_exact(compiled_kernels, capsys):
     assert set(json.loads(capsys.readouterr().out)) == {"success"}
 
 
+def test_solve_plain_text_names_the_deal(compiled_kernels, capsys):
+    _run(["solve", "--deal", DEAL, "--trump", "NT", "--leader", "1", "--side", "02"])
+    assert capsys.readouterr().out == f"{DEAL}\tmax tricks: 6\n"
+
+
 def test_solve_batch_file(compiled_kernels, capsys, tmp_path):
     f = tmp_path / "deals.txt"
     f.write_text(f"# two deals\n{DEAL}\n\nN:A.A.A.A K.K.K.K Q.Q.Q.Q J.J.J.J\n")

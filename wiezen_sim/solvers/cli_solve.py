@@ -49,7 +49,7 @@ def cmd_solve(args: argparse.Namespace) -> None:
             where = f"line {line_no} of {args.deals}: " if args.deals else ""
             raise ValueError(f"{where}{exc}") from None
     solver = DDSolver(tt_mb=args.tt_mb)
-    for text, h in zip(deals, hands, strict=True):
+    for (_, text), h in zip(deals, hands, strict=True):
         result = solver.solve(h, trump, args.leader, side, objective)
         if args.json:
             key = "success" if objective.kind == "exact" else "tricks"
