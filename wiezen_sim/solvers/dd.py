@@ -317,9 +317,10 @@ class DDSolver:
         code = {"max": _k.OBJ_MAX, "min": _k.OBJ_MIN, "exact": _k.OBJ_EXACT}[obj.kind]
         guess = pos.tricks_left // 2
         if obj.kind == "max" and pos.n_trick == 0 and pos.tricks_left > 2:
-            # first zero-window target: a greedy playout (it overestimates by about a trick)
+            # first zero-window target: the side's tricks in a greedy playout (on 200 list1000
+            # deals 2.71 tests per solve and 4 % fewer nodes than that count minus one)
             tricks = _playout(pos.hands, 4, pos.leader, pos.trump, 0, side_mask, POLICY_HEURISTIC, rng_new(0))
-            guess = max(0, int(sum(tricks[s] for s in range(4) if side_mask >> s & 1)) - 1)
+            guess = int(sum(tricks[s] for s in range(4) if side_mask >> s & 1))
         v = _k.dd_solve(pos.hands, pos.trump, side_mask, code, obj.k, pos.leader, pos.trick, pos.n_trick, guess,
                         *self._tt())  # fmt: skip
         return bool(v) if obj.kind == "exact" else int(v)
