@@ -203,6 +203,21 @@ def test_bad_experiments(tmp_path, change, message, compiled_kernels):
         run_experiment(spec, out=tmp_path / "out", n_jobs=1, progress=False)
 
 
+@pytest.mark.parametrize(
+    "chart,message",
+    [
+        ({"kind": "lines", "x": "nosuchcol", "contract": "miserie"}, "no column 'nosuchcol'"),
+        ({"kind": "bars", "colour": "red"}, "unexpected keyword"),
+        ({"kind": "decision", "row": "aces", "col": "nosuchcol"}, "nosuchcol"),
+    ],
+)
+def test_bad_chart_fails_before_solving(tmp_path, chart, message, compiled_kernels):
+    spec = {**tomllib.loads(SPEC.format(samples=1, batch=1)), "charts": [chart]}
+    with pytest.raises(ValueError, match=message):
+        run_experiment(spec, out=tmp_path / "out", n_jobs=1, progress=False)
+    assert not list((tmp_path / "out" / "batches").glob("*.parquet"))
+
+
 def test_bad_toml(tmp_path):
     path = tmp_path / "bad.toml"
     path.write_text("= broken\n", encoding="utf-8")

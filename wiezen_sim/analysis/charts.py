@@ -208,8 +208,11 @@ def plot_decision(
     error (``clear`` is False in :func:`~wiezen_sim.analysis.experiment.decisions`).
 
     Raises:
-        ValueError: no rows, or two classes in one cell.
+        ValueError: no rows, an unknown column, or two classes in one cell.
     """
+    for c in (row, col, facet):
+        if c is not None and c not in decided:
+            raise ValueError(f"the decisions have no column {c!r}")
     if method is not None:
         decided = decided[decided.method == method]
     if decided.empty:
@@ -256,8 +259,11 @@ def _fit(title: str, fig: Figure) -> str:
     return textwrap.fill(title, width=max(20, int(10 * fig.get_figwidth())))
 
 
-def draw_charts(specs: list[dict], table: pd.DataFrame, decided: pd.DataFrame | None, out: Path) -> list[str]:
+def draw_charts(specs: list[dict], table: pd.DataFrame, decided: pd.DataFrame | None, out: Path | None) -> list[str]:
     """Draw an experiment file's ``[[charts]]`` into ``out`` as PNG and SVG; returns the file stems.
+
+    With ``out`` None the figures are only built (the experiment runner checks the
+    specs so before it solves anything).
 
     Each entry: ``kind`` (``lines``, ``bars`` or ``decision``), ``file`` (stem, default
     ``chart<i>``) and the keyword arguments of that kind's function.
@@ -277,7 +283,7 @@ def draw_charts(specs: list[dict], table: pd.DataFrame, decided: pd.DataFrame | 
             fig = plot(data, **spec)
         except TypeError as exc:
             raise ValueError(f"chart {stem!r}: {exc}") from None
-        for ext in ("png", "svg"):
+        for ext in ("png", "svg") if out is not None else ():
             fig.savefig(out / f"{stem}.{ext}", dpi=110, metadata={"Date": None} if ext == "svg" else None)
         stems.append(stem)
     return stems

@@ -436,6 +436,28 @@ def _check_classes(exp: Experiment) -> None:
             raise ValueError(f"class {hc.name!r}: troel needs a class of hands with three or four aces")
 
 
+def _check_charts(exp: Experiment) -> None:
+    """Fail early on a bad ``[[charts]]`` entry: draw every chart from a stand-in table of the same shape."""
+    from wiezen_sim.analysis.charts import draw_charts
+
+    levels_on = get_rules(exp.rules).abondance_levels
+    rows = []
+    for (hc, own), seat, method in itertools.product(
+        zip(exp.classes, exp.class_contracts, strict=True), exp.seats, exp.methods
+    ):
+        for contract, sample in itertools.product(own, range(2)):
+            levels = (9, 10, 11, 12) if contract == "abondance" and levels_on else (math.nan,)
+            for level in levels:
+                rows.append({"class": hc.name, "seat": SEAT_NAMES[seat_index(seat)], "method": method,
+                             "contract": contract, "level": float(level), "sample": sample, "hand": "", "turned": "",
+                             "trump": "", "successes": sample, "n": 1, "ev_units": float(sample),
+                             "tricks_sum": 0.0})  # fmt: skip
+    hands = pd.DataFrame(rows)
+    table = summarise(hands, exp)
+    decided = decisions(table, hands) if any(c.get("kind") == "decision" for c in exp.charts) else None
+    draw_charts(exp.charts, table, decided, None)
+
+
 def _execute(
     tasks: Sequence[_Task], exp: Experiment, n_jobs: int, backend: str
 ) -> Iterator[tuple[_Task, pd.DataFrame]]:
@@ -648,6 +670,8 @@ def run_experiment(
     batch_dir.mkdir(parents=True, exist_ok=True)
     stamp.write_text(json.dumps(solved, indent=1))
     _check_classes(exp)
+    if charts and exp.charts:
+        _check_charts(exp)
     tasks = _tasks(exp)
     done = {p.stem for p in batch_dir.glob("*.parquet")}
     todo = [] if collect else [t for t in tasks if t.key not in done]
