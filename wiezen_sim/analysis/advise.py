@@ -449,7 +449,7 @@ def advise(
     n_jobs: int = -1,
     method: str = "dd",
     accept_tricks: float = 4.0,
-    batch_size: int = 25,
+    batch_size: int | None = None,
     backend: str = "loky",
     progress: bool | None = None,
     contracts: Sequence[str] | None = None,
@@ -467,6 +467,8 @@ def advise(
         seed: seed; ``None`` draws one (reported in ``meta``). Same seed and samples →
             same numbers for any ``n_jobs``, ``batch_size`` and backend.
         n_jobs: joblib workers (-1 = all cores).
+        batch_size: sampled deals per joblib task (the unit of progress); default 25 for
+            ``dd`` and 1 for the play methods, whose deals take seconds to minutes each.
         method: ``dd`` (double dummy), ``pimc`` or ``heuristic`` (every option played
             on the same sampled deals by four PIMC or heuristic players, issue 5; the
             choices are in :mod:`wiezen_sim.analysis.advise_play`).
@@ -504,7 +506,7 @@ def advise(
     seeds = sample_seeds(seed, samples)
     parts = run_batches(
         _Batch(mask, p, card, rule_set, accept_tricks, wanted, method, worlds),
-        seeds, batch_size, n_jobs, backend, progress, "deals",
+        seeds, batch_size or (25 if method == "dd" else 1), n_jobs, backend, progress, "deals",
     )  # fmt: skip
     if method == "dd":
         rows = _build_rows(_merge(parts), mask, p, card, rule_set, wanted)
