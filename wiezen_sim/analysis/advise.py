@@ -211,8 +211,8 @@ def kleine_candidates(hand: int) -> list[int]:
 
 _SOLVERS: dict[int, DDSolver] = {}
 # one table per strain (a solver empties its table when the trump changes): 32 MB per suit
-# and 256 MB without trump, where the misère questions search the largest trees (a table
-# that fills up is emptied; on low hands a 32 MB one made a miserie test 3-10 times slower)
+# and 256 MB without trump, where the misère questions search the largest trees (on low
+# hands a 32 MB table, emptied whenever it filled up, made a miserie test 3-10 times slower)
 TT_MB = {-1: 256, 0: 32, 1: 32, 2: 32, 3: 32}
 
 

@@ -137,14 +137,20 @@ def _tt_head(kw0, kw1, n_mask):
 
 
 @njit(cache=True, inline="always")
+def _suit_totals(kw0):
+    """Remaining cards per suit, 4 bits a suit, from a lengths key (the sum of the seats'
+    fields never carries: a suit has at most 13 cards)."""
+    return (kw0 & 0xFFFF) + ((kw0 >> 16) & 0xFFFF) + ((kw0 >> 32) & 0xFFFF) + ((kw0 >> 48) & 0xFFFF)
+
+
+@njit(cache=True, inline="always")
 def _entry_head(kw0, kw1, c0, c1, n_mask):
     """Hash chain of an entry: of its key, and when its pattern has whole suits also of the
     owners of every card of those suits (``c0``/``c1`` restricted to them, the same for the
     position and for every matching entry, since the segment covers those suits)."""
     whole = _CODE_WHOLE[(kw1 >> 12) & 127]
     if whole:
-        # cards per suit (4 bits a suit: at most 13, so the sum of the seats' fields never carries)
-        lens = (kw0 & 0xFFFF) + ((kw0 >> 16) & 0xFFFF) + ((kw0 >> 32) & 0xFFFF) + ((kw0 >> 48) & 0xFFFF)
+        lens = _suit_totals(kw0)
         m = 0
         start = 0
         for s in range(4):
@@ -182,7 +188,7 @@ def _top_owners(hands, rem, pat):
 
 
 @njit(cache=True)
-def _tt_store(tt, stats, kw0, kw1b, code, kw1, seg_m, c0, c1, tl, set_lb, value, move):
+def _tt_store(tt, stats, kw0, kw1, seg_m, c0, c1, tl, set_lb, value, move):
     """Tighten one bound (lower if ``set_lb`` else upper) of the entry for this segment.
 
     A full entry pool first drops its entries with the fewest tricks left (``_tt_prune``).
@@ -274,10 +280,8 @@ def _tt_prune(tt, stats):
 @njit(cache=True, inline="always")
 def _entry_tricks(kw0):
     """Tricks left in an entry's positions (all stored at the start of a trick) from its lengths key."""
-    total = 0
-    for k in range(16):
-        total += (kw0 >> (4 * k)) & 15
-    return total // 4
+    lens = _suit_totals(kw0)
+    return ((lens & 15) + ((lens >> 4) & 15) + ((lens >> 8) & 15) + ((lens >> 12) & 15)) // 4
 
 
 @njit(cache=True)
@@ -1085,15 +1089,13 @@ def _search(
         stats[2] += 1
         seg_m = pext(rel, rem)
         code = 0
-        pat = 0
         weight = 1
         for su in range(4):
             lane = (rel >> (16 * su)) & LANE
             if lane:
-                pat |= 1 << su
                 code += weight * (2 if lane == (rem >> (16 * su)) & LANE else 1)
             weight *= 3
-        kw1 = kw1b | (code << 12) | (_top_owners(hands, rem, pat) << 19)
+        kw1 = kw1b | (code << 12) | (_top_owners(hands, rem, _CODE_SUITS[code]) << 19)
         mv = -1
         if best >= 0:
             s = best >> 4
@@ -1109,7 +1111,7 @@ def _search(
         else:
             set_lb = result
             value = 1 if result else 0
-        _tt_store(tt, stats, kw0, kw1b, code, kw1, seg_m, c0, c1, tl, set_lb, value, mv)
+        _tt_store(tt, stats, kw0, kw1, seg_m, c0, c1, tl, set_lb, value, mv)
     return result
 
 
