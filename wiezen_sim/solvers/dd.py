@@ -225,15 +225,19 @@ class DDSolver:
             table fills up it keeps its entries with the most tricks left (at most half)
             and refills; results never depend on the size.
         use_tt: switch the table off (for testing; much slower).
+        keep_table: keep the table across deals (emptied only for a new trump suit or
+            on :meth:`clear`); the PIMC player asks about the sampled worlds of one
+            decision, which share many positions.
 
     The table is kept while the positions asked about belong to the same deal (every
     hand a subset of the hand in the previous question) and the trump suit stays the
-    same, as DDS does; it is emptied for a new deal, a new trump suit or on :meth:`clear`.
-    Entries describe positions by relative ranks, so keeping them would stay correct,
-    but their chains would grow and slow the lookups down.
+    same, as DDS does; it is emptied for a new deal (unless ``keep_table``), a new trump
+    suit or on :meth:`clear`. Entries describe positions by relative ranks, so keeping
+    them stays correct, but over many unrelated deals their chains grow and slow the
+    lookups down.
     """
 
-    def __init__(self, tt_mb: float = DEFAULT_TT_MB, use_tt: bool = True) -> None:
+    def __init__(self, tt_mb: float = DEFAULT_TT_MB, use_tt: bool = True, keep_table: bool = False) -> None:
         if not 0 < tt_mb <= MAX_TT_MB:
             raise ValueError(f"tt_mb must be a number of MB in (0, {MAX_TT_MB}], got {tt_mb}")
         n = 1 << max(10, int(tt_mb * 2**20 / _ENTRY_BYTES).bit_length() - 1)
@@ -242,6 +246,7 @@ class DDSolver:
         self.scratch = _k.new_scratch()
         self.stats = _k.new_stats()
         self.use_tt = 1 if use_tt else 0
+        self.keep_table = keep_table
         self._trump: int | None = None
         self._last_hands: tuple[int, ...] | None = None
 
@@ -266,7 +271,7 @@ class DDSolver:
 
     def _prepare(self, trump: int, hands: np.ndarray | None = None) -> None:
         new_deal = False
-        if hands is not None:
+        if hands is not None and not self.keep_table:
             now = tuple(int(h) for h in hands)
             last = self._last_hands
             new_deal = last is None or any(h & ~p for h, p in zip(now, last, strict=True))

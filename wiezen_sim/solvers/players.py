@@ -65,7 +65,7 @@ SEATS = 4
 HONOURS = (11, 12, 13)  # J Q K: "cover an honour"
 PLAYERS = ("random", "heuristic", "pimc")
 DEFAULT_WORLDS = 16
-PIMC_TT_MB = 32  # emptied for every world (a new deal); smaller tables make rare positions take minutes
+PIMC_TT_MB = 32  # emptied for every decision; smaller tables make rare positions take minutes
 
 
 # ----------------------------------------------------------------- what a seat can see
@@ -252,7 +252,7 @@ def _levels(goal: Goal, need: int, tie_window: int) -> tuple[tuple[str, int], li
     elif need == 0 or need < 0:
         kind = "le"  # the misère family (and a pico already made or broken): avoid tricks
     else:
-        return ("eq", need), [("le", need), ("ge", need)]
+        return ("eq", need), [("le", need), ("ge", need)] if tie_window else []
     ties = [(kind, need + d) for w in range(1, tie_window + 1) for d in (w, -w)]
     return (kind, need), ties
 
@@ -299,6 +299,12 @@ def pimc_scores(
 ) -> np.ndarray:
     """Score candidate cards of the seat to move over sampled worlds (PIMC, module docstring).
 
+    Only what can change the choice is asked: a candidate stops being tested once
+    another is sure to score better on column 0 (its count then stays below the best
+    card's; with one candidate left no more worlds are drawn), and the tie-break
+    questions are asked only for the candidates tied on the best column 0. The card
+    chosen by the best (sign-adjusted) row is the one full scoring would choose.
+
     Args:
         info: the seat's information set (``info.seat`` is to move; cards of the
             trick in progress are not in any hand).
@@ -313,8 +319,10 @@ def pimc_scores(
 
     Returns:
         int64 array of shape (len(candidates), 2): column 0 = worlds in which the
-        declaring side makes the contract after that card; column 1 = the tie-break
-        count (questions one, two, … tricks from the target answered yes).
+        declaring side makes the contract after that card (of the worlds the card was
+        tested in); column 1 = the tie-break count (questions one, two, … tricks from
+        the target answered yes; 0 where not asked). The seat to move prefers high
+        rows if it declares, low rows if it defends.
 
     Raises:
         ValueError: ``worlds`` < 1 or a candidate the seat does not hold.
@@ -325,16 +333,34 @@ def pimc_scores(
     if any(not info.hands_known[seat] >> c & 1 for c in candidates):
         raise ValueError("a candidate card is not in the hand of the seat to move")
     solver = solver or _solver()
+    solver.clear()
     side_mask = sum(1 << s for s in side)
+    sign = 1 if seat in side else -1
     primary, ties = _levels(goal, need, tie_window)
     n_worlds = worlds if info.unseen else 1
     scores = np.zeros((len(candidates), 2), dtype=np.int64)
-    for _ in range(n_worlds):
+    alive = list(range(len(candidates)))
+    sampled: list[list[int]] = []
+
+    def ask(hands: list[int], card: int, question: tuple[str, int]) -> bool:
+        h, lead, t, got = _after(hands, trump, leader, trick, seat, card, side_mask)
+        return _ask(solver, h, trump, lead, t, side_mask, (question[0], question[1] - got))
+
+    for w in range(n_worlds):
         hands = sample_world(info, rng) if info.unseen else list(info.hands_known)
-        for i, card in enumerate(candidates):
-            h, lead, t, got = _after(hands, trump, leader, trick, seat, card, side_mask)
-            scores[i, 0] += _ask(solver, h, trump, lead, t, side_mask, (primary[0], primary[1] - got))
-            scores[i, 1] += sum(_ask(solver, h, trump, lead, t, side_mask, (k, n - got)) for k, n in ties)
+        sampled.append(hands)
+        for i in alive:
+            scores[i, 0] += ask(hands, candidates[i], primary)
+        left = n_worlds - 1 - w  # a key sign * column 0 ends within [key - left, key] or [key, key + left]
+        low = max(sign * scores[i, 0] - (left if sign < 0 else 0) for i in alive)
+        alive = [i for i in alive if sign * scores[i, 0] + (left if sign > 0 else 0) >= low]
+        if len(alive) == 1:
+            return scores
+    tied = [i for i in alive if sign * scores[i, 0] == max(sign * scores[j, 0] for j in alive)]
+    if len(tied) > 1 and ties:
+        for hands in sampled:
+            for i in tied:
+                scores[i, 1] += sum(ask(hands, candidates[i], q) for q in ties)
     return scores
 
 
@@ -344,7 +370,7 @@ _SOLVERS: list[DDSolver] = []
 def _solver() -> DDSolver:
     """This process's solver for the sampling players (results never depend on its table)."""
     if not _SOLVERS:
-        _SOLVERS.append(DDSolver(tt_mb=PIMC_TT_MB))
+        _SOLVERS.append(DDSolver(tt_mb=PIMC_TT_MB, keep_table=True))
     return _SOLVERS[0]
 
 

@@ -96,24 +96,32 @@ def _splits(n: int, need: tuple[int, ...], voids: tuple[int, ...], suit: int):
     yield from rec(0, n)
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=8192)
 def _completions(per_suit: tuple[int, ...], suit: int, need: tuple[int, ...], voids: tuple[int, ...]) -> int:
     """Number of ways to deal the unseen cards of suits ``suit..3`` to seats needing ``need``."""
     if suit == 4:
         return 1 if not any(need) else 0
-    total = 0
-    for split in _splits(per_suit[suit], need, voids, suit):
-        rest = tuple(need[s] - split[s] for s in range(len(need)))
-        ways = _completions(per_suit, suit + 1, rest, voids)
-        if ways:
-            total += math.factorial(per_suit[suit]) // math.prod(math.factorial(k) for k in split) * ways
-    return total
+    return sum(_suit_choices(per_suit, suit, need, voids)[1])
 
 
 def count_worlds(info: InfoSet) -> int:
     """Exact number of deals consistent with the information set."""
     per_suit, need, voids = _suit_counts(info)
     return _completions(per_suit, 0, need, voids)
+
+
+@functools.lru_cache(maxsize=8192)
+def _suit_choices(per_suit: tuple[int, ...], suit: int, need: tuple[int, ...], voids: tuple[int, ...]
+                  ) -> tuple[list[tuple[int, ...]], list[int]]:  # fmt: skip
+    """The splits of ``suit`` that leave a completion, with their numbers of consistent deals."""
+    options, weights = [], []
+    for split in _splits(per_suit[suit], need, voids, suit):
+        rest = tuple(need[s] - split[s] for s in range(len(need)))
+        ways = _completions(per_suit, suit + 1, rest, voids)
+        if ways:
+            options.append(split)
+            weights.append(math.factorial(per_suit[suit]) // math.prod(math.factorial(k) for k in split) * ways)
+    return options, weights
 
 
 def sample_world(info: InfoSet, rng: np.random.Generator) -> list[int]:
@@ -129,13 +137,7 @@ def sample_world(info: InfoSet, rng: np.random.Generator) -> list[int]:
     hands = list(info.hands_known)
     left = need
     for suit in range(4):
-        options, weights = [], []
-        for split in _splits(per_suit[suit], left, voids, suit):
-            rest = tuple(left[s] - split[s] for s in range(len(left)))
-            ways = _completions(per_suit, suit + 1, rest, voids)
-            if ways:
-                options.append(split)
-                weights.append(math.factorial(per_suit[suit]) // math.prod(math.factorial(k) for k in split) * ways)
+        options, weights = _suit_choices(per_suit, suit, left, voids)
         total = sum(weights)
         pick = int(rng.integers(total)) if total < 2**63 else int(rng.random() * total)
         index = 0
