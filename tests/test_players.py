@@ -15,8 +15,9 @@ from wiezen_sim.rules.contracts import Objective as Goal
 from wiezen_sim.rules.dealing import deal_packets, new_deck
 from wiezen_sim.rules.play import PlaySetup, PlayView, legal_cards
 from wiezen_sim.solvers.dd import DDSolver
-from wiezen_sim.solvers.players import card_classes, heuristic_card, pimc_scores
-from wiezen_sim.solvers.worlds import InfoSet
+from wiezen_sim.solvers import players
+from wiezen_sim.solvers.players import _after, _ask, _levels, card_classes, heuristic_card, pimc_scores
+from wiezen_sim.solvers.worlds import InfoSet, observe, sample_world
 
 SPADES = "S:AKQJT98765432"
 
@@ -113,6 +114,72 @@ def test_pimc_with_nothing_hidden_plays_a_double_dummy_best_card(seed):
             return v <= need if misere else v >= need
 
         assert made(values[chosen]) == made(best)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_pimc_skipped_questions_never_change_the_choice(seed):
+    """pimc_scores stops testing beaten cards and asks tie questions only for the tied ones:
+    its best row is the best row of scoring every card in every world (same worlds)."""
+    rng = np.random.default_rng(seed)
+    hands, leader, trick = random_ending(rng, 7)
+    seat = (leader + len(trick)) % 4
+    trump = [None, 0, 1][seed % 3]
+    side = (int(rng.integers(4)),) if seed % 2 else (0, 2)
+    goal = [Goal.AT_LEAST, Goal.EXACTLY][seed // 2 % 2]
+    # a borderline target: what the declaring side makes double dummy in the true deal
+    need = int(DDSolver(tt_mb=1).solve(hands, trump, leader, side, "min" if goal is Goal.EXACTLY else "max", trick=trick))
+    start = [h | sum(1 << c for i, c in enumerate(trick) if (leader + i) % 4 == s) for s, h in enumerate(hands)]
+    info = observe(seat, start, [(leader, trick)] if trick else [])
+    legal = [c[-1] for c in card_classes(legal_cards(hands[seat], card_suit(trick[0]) if trick else None),
+                                         hands[seat], 0)]  # fmt: skip
+    solver = DDSolver(tt_mb=1)
+    side_mask = sum(1 << s for s in side)
+    sign = 1 if seat in side else -1
+    for window in (0, 1, 3):
+        primary, ties = _levels(goal, need, window)
+        draw = np.random.default_rng(seed + 100)
+        worlds = [sample_world(info, draw) for _ in range(16)]
+        full = np.zeros((len(legal), 2), dtype=np.int64)
+        for h in worlds:
+            for i, c in enumerate(legal):
+                hh, lead, t, got = _after(h, trump, leader, trick, seat, c, side_mask)
+                full[i, 0] += _ask(solver, hh, trump, lead, t, side_mask, (primary[0], primary[1] - got))
+                full[i, 1] += sum(_ask(solver, hh, trump, lead, t, side_mask, (k, n - got)) for k, n in ties)
+        lazy = pimc_scores(info, trump, leader, trick, side, goal, need, legal, 16, np.random.default_rng(seed + 100),
+                           tie_window=window)  # fmt: skip
+
+        def best(scores):
+            keys = [tuple(sign * int(x) for x in row) for row in scores]
+            return {i for i, k in enumerate(keys) if k == max(keys)}
+
+        assert best(lazy) == best(full), (window, lazy.tolist(), full.tolist())
+
+
+@pytest.mark.parametrize("declarer", [True, False])
+def test_pimc_keeps_testing_a_card_that_can_still_catch_up(monkeypatch, declarer):
+    """Scripted answers: card A makes it in the first 4 worlds only, card B in the other 12.
+    B trails 0-4 but is the declarer's choice and A the defenders'; after world 13 A can no
+    longer catch up with B (4 + 3 < 10), so neither is tested further."""
+    rng = np.random.default_rng(3)
+    hands, leader, trick = random_ending(rng, 7)
+    seat = leader
+    info = observe(seat, hands, [])
+    a, b = cards_of(hands[seat])[:2]
+    seen: list[tuple] = []
+
+    def scripted(solver, h, trump, lead, t, side, question):
+        world = tuple(h[s] for s in range(4) if s != seat)
+        if world not in seen:
+            seen.append(world)
+        w = len(seen) - 1
+        played = a if not (h[seat] | sum(t)) >> a & 1 else b
+        return (w < 4) if played == a else (w >= 4)
+
+    monkeypatch.setattr(players, "_ask", scripted)
+    side = (seat,) if declarer else ((seat + 1) % 4,)
+    scores = pimc_scores(info, None, leader, [], side, Goal.AT_LEAST, 3, [a, b], 16, np.random.default_rng(0),
+                         tie_window=0)  # fmt: skip
+    assert scores[:, 0].tolist() == [4, 9]
 
 
 def card_count_list(hands):
