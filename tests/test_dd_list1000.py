@@ -49,3 +49,25 @@ def test_list1000_all_tables(compiled_kernels, list1000):
         hands = parse_deal(pbn)
         got = solver.table(hands)
         assert [int(x) for x in got.ravel()] == table, pbn
+
+
+def test_list1000_after_searches_cut_off_by_the_node_limit(compiled_kernels, list1000):
+    """Questions past node_limit raise and store nothing wrong: the table they leave behind
+    gives DDS's results (each deal: first every target test cut off, then solved in full)."""
+    from wiezen_sim.solvers.dd import NodeLimitExceeded
+
+    solver = DDSolver(tt_mb=16, node_limit=200)
+    cut = 0
+    for i, (pbn, table) in enumerate(list1000[7:207:10]):
+        hands = parse_deal(pbn)
+        strain, declarer = i % 5, (i + 3 * i // 5) % 4
+        side = (1 << declarer) | (1 << ((declarer + 2) % 4))
+        for target in range(14):
+            try:
+                solver.can_force(hands, STRAINS[strain], (declarer + 1) % 4, side, target)
+            except NodeLimitExceeded:
+                cut += 1
+        solver.node_limit = None
+        _check(solver, pbn, table, strain, declarer)
+        solver.node_limit = 200
+    assert cut > 20 and solver.limit_hits == cut

@@ -14,8 +14,8 @@ from wiezen_sim.rules.auction import Declaration
 from wiezen_sim.rules.contracts import Objective as Goal
 from wiezen_sim.rules.dealing import deal_packets, new_deck
 from wiezen_sim.rules.play import PlaySetup, PlayView, legal_cards
-from wiezen_sim.solvers.dd import DDSolver
 from wiezen_sim.solvers import players
+from wiezen_sim.solvers.dd import DDSolver
 from wiezen_sim.solvers.players import _after, _ask, _levels, card_classes, heuristic_card, pimc_scores
 from wiezen_sim.solvers.worlds import InfoSet, observe, sample_world
 
@@ -127,7 +127,9 @@ def test_pimc_skipped_questions_never_change_the_choice(seed):
     side = (int(rng.integers(4)),) if seed % 2 else (0, 2)
     goal = [Goal.AT_LEAST, Goal.EXACTLY][seed // 2 % 2]
     # a borderline target: what the declaring side makes double dummy in the true deal
-    need = int(DDSolver(tt_mb=1).solve(hands, trump, leader, side, "min" if goal is Goal.EXACTLY else "max", trick=trick))
+    need = int(
+        DDSolver(tt_mb=1).solve(hands, trump, leader, side, "min" if goal is Goal.EXACTLY else "max", trick=trick)
+    )
     start = [h | sum(1 << c for i, c in enumerate(trick) if (leader + i) % 4 == s) for s, h in enumerate(hands)]
     info = observe(seat, start, [(leader, trick)] if trick else [])
     legal = [c[-1] for c in card_classes(legal_cards(hands[seat], card_suit(trick[0]) if trick else None),
@@ -160,9 +162,8 @@ def test_pimc_keeps_testing_a_card_that_can_still_catch_up(monkeypatch, declarer
     """Scripted answers: card A makes it in the first 4 worlds only, card B in the other 12.
     B trails 0-4 but is the declarer's choice and A the defenders'; after world 13 A can no
     longer catch up with B (4 + 3 < 10), so neither is tested further."""
-    rng = np.random.default_rng(3)
-    hands, leader, trick = random_ending(rng, 7)
-    seat = leader
+    hands = list(deal(3).hands)
+    seat = leader = 0
     info = observe(seat, hands, [])
     a, b = cards_of(hands[seat])[:2]
     seen: list[tuple] = []

@@ -85,7 +85,9 @@ class Advice:
         recommendation: the row recommended (``contract``, ``trump``, ``ev_units``).
         runner_up: the second best option, and ``p_order`` the probability that the
             recommendation's expected value really exceeds it.
-        meta: hand, seat, turned card, rules, samples, seed, method.
+        meta: hand, seat, turned card, rules, samples, seed, method; for ``pimc`` also
+            ``worlds``, ``pimc_decisions`` and ``worlds_dropped`` (worlds left out of a
+            decision because a double-dummy question passed the node limit).
     """
 
     table: pd.DataFrame
@@ -122,7 +124,13 @@ class Advice:
         rec, run = self.recommendation, self.runner_up
         lines = [
             f"hand {m['hand']}  seat {m['seat']}  turned {m['turned']}  rules {m['rules']}",
-            f"{m['samples']} sampled deals, seed {m['seed']}, method {m['method']}",
+            f"{m['samples']} sampled deals, seed {m['seed']}, method {m['method']}"
+            + (
+                f", {m['worlds']} worlds per decision ({m['worlds_dropped']} left out of {m['pimc_decisions']} "
+                "decisions: too deep to solve)"
+                if m["method"] == "pimc"
+                else ""
+            ),
             "",
             shown.to_string(index=False),
             "",
@@ -508,13 +516,14 @@ def advise(
         _Batch(mask, p, card, rule_set, accept_tricks, wanted, method, worlds),
         seeds, batch_size or (25 if method == "dd" else 1), n_jobs, backend, progress, "deals",
     )  # fmt: skip
+    res = _merge(parts)
     if method == "dd":
-        rows = _build_rows(_merge(parts), mask, p, card, rule_set, wanted)
+        rows = _build_rows(res, mask, p, card, rule_set, wanted)
     else:
         from wiezen_sim.analysis.advise_play import build_play_rows
 
         rows = _Rows(rule_set, p, wanted)
-        build_play_rows(_merge(parts), mask, p, card, rule_set, rows)
+        build_play_rows(res, mask, p, card, rule_set, rows)
     table = pd.DataFrame(rows.rows)
     distribution = pd.DataFrame(np.array(rows.dists), columns=range(14))
     # a vraag with a fixed partner seat is information, not a bid: the partner chooses to accept
@@ -540,6 +549,10 @@ def advise(
     best = options[0][1]
     second = options[1][1] if len(options) > 1 else None
     p_order = prob_greater(evs(best) - evs(second)) if second is not None else 1.0
+    pimc_meta = {}
+    if method == "pimc":
+        pimc_meta = {"worlds": worlds, "pimc_decisions": int(res["pimc_decisions"].sum()),
+                     "worlds_dropped": int(res["worlds_dropped"].sum())}  # fmt: skip
     meta = {
         "hand": hand_name(mask),
         "seat": SEAT_NAMES[p],
@@ -548,7 +561,7 @@ def advise(
         "samples": samples,
         "seed": seed,
         "method": method,
-        **({"worlds": worlds} if method == "pimc" else {}),
+        **pimc_meta,
         "accept_tricks": accept_tricks,
         "troel_obligation": obliged,
     }

@@ -26,6 +26,9 @@ Per sampled deal (the arrays of :func:`play_batch`, one row per sample):
     vraag_partner  int8             the accepting seat (-1: nobody accepts)
     troel_partner  int8             troel partner seat (-1: no troel)
     troel_target   int8             tricks the troel needs (the record's target)
+    pimc_decisions int32            PIMC decisions made by sampling (all options)
+    worlds_dropped int32            of their worlds, those left out (a double-dummy question
+                                    past ``PIMC_NODE_LIMIT`` trick nodes)
 """
 
 from __future__ import annotations
@@ -88,6 +91,8 @@ def play_batch(
         "vraag_partner": np.full(n, -1, np.int8),
         "troel_partner": np.full(n, -1, np.int8),
         "troel_target": np.zeros(n, np.int8),
+        "pimc_decisions": np.zeros(n, np.int32),
+        "worlds_dropped": np.zeros(n, np.int32),
     }
     order = [(seat + k) % 4 for k in range(1, 4)]
     for i, word in enumerate(seeds):
@@ -111,6 +116,10 @@ def play_batch(
                                until_decided=flat)  # fmt: skip
             side = declarers if contract != "troel" else (seat, _troel_partner(record, seat))
             out["tricks"][i, k] = record.side_tricks(side)
+            for p in players:
+                if isinstance(p, PimcPlayer):
+                    out["pimc_decisions"][i] += p.decisions
+                    out["worlds_dropped"][i] += p.worlds_dropped
             if contract == "troel":
                 out["troel_partner"][i], out["troel_target"][i] = side[1], record.target
     return out

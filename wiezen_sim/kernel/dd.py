@@ -37,10 +37,12 @@ State arrays (allocated by the caller, passed down, never reallocated):
     scratch: int64[3, 64, 16] — per search ply the candidate cards ``[0, ply, :]``,
              their ordering scores ``[1, ply, :]`` and, in ``[2, ply, 0]``, the mask of
              the cards that decided the result of the node at that ply.
-    stats:   int64[10] — counters ``[nodes, tt hits, tt stores, quick-trick cutoffs,
+    stats:   int64[12] — counters ``[nodes, tt hits, tt stores, quick-trick cutoffs,
              top-trump cutoffs, searches, table probes, trick nodes (searches at a trick's
-             start, the count DDS reports as nodes)]`` and the table's state ``[entries
-             used, times pruned]``.
+             start, the count DDS reports as nodes)]``, the table's state ``[entries
+             used, times pruned]`` and a node limit ``[limit, exceeded]``: when
+             ``stats[10] > 0`` and the trick nodes pass it, ``stats[11]`` is set to 1 and
+             every search returns at once, storing nothing (the result is then meaningless).
 """
 
 from __future__ import annotations
@@ -58,7 +60,7 @@ OBJ_EXACT = 2
 BIG = 99  # "no upper limit" for hi
 SCRATCH_PLIES = 64
 SCRATCH_MOVES = 16
-N_STATS = 10
+N_STATS = 12
 HEAD_MASK = 0xFFFFFFFF  # tt[:, 5] and tt[:, 7]: chain links in the low 32 bits, patterns above
 
 # per suit pattern (bit = suit), the 3-bit fields of those suits in a top-owners word
@@ -801,6 +803,10 @@ def _search(
     player = (leader + pos) & 3
     if pos == 0:
         stats[7] += 1
+        if stats[10] > 0 and stats[7] > stats[10]:
+            stats[11] = 1
+    if stats[11]:
+        return False
     store = False
     tt_move = -1
     flip = False
@@ -1070,6 +1076,8 @@ def _search(
             if (trick_mask | bit) & (LANE << (16 * (wc >> 4))) & ~(1 << wc):
                 crel |= 1 << wc
         hands[player] ^= bit
+        if stats[11]:
+            return False
         if r == is_max:
             result = r
             best = c

@@ -217,6 +217,10 @@ def _position(hands: Hands, trump: TrumpLike, leader: int, trick: Iterable[int |
     return _Position(h, t, leader, tr, n, tl)
 
 
+class NodeLimitExceeded(RuntimeError):
+    """A question needed more trick nodes than the solver's ``node_limit`` (no answer)."""
+
+
 class DDSolver:
     """A double-dummy solver with its own transposition table (reuse it across calls).
 
@@ -228,6 +232,10 @@ class DDSolver:
         keep_table: keep the table across deals (emptied only for a new trump suit or
             on :meth:`clear`); the PIMC player asks about the sampled worlds of one
             decision, which share many positions.
+        node_limit: trick nodes (:attr:`trick_nodes`) one question may visit; past it
+            the question raises :class:`NodeLimitExceeded` (None: no limit). The count
+            is deterministic, so whether a question passes the limit depends only on
+            the question and the table's contents, never on timing.
 
     The table is kept while the positions asked about belong to the same deal (every
     hand a subset of the hand in the previous question) and the trump suit stays the
@@ -237,7 +245,8 @@ class DDSolver:
     lookups down.
     """
 
-    def __init__(self, tt_mb: float = DEFAULT_TT_MB, use_tt: bool = True, keep_table: bool = False) -> None:
+    def __init__(self, tt_mb: float = DEFAULT_TT_MB, use_tt: bool = True, keep_table: bool = False,
+                 node_limit: int | None = None) -> None:  # fmt: skip
         if not 0 < tt_mb <= MAX_TT_MB:
             raise ValueError(f"tt_mb must be a number of MB in (0, {MAX_TT_MB}], got {tt_mb}")
         n = 1 << max(10, int(tt_mb * 2**20 / _ENTRY_BYTES).bit_length() - 1)
@@ -247,6 +256,10 @@ class DDSolver:
         self.stats = _k.new_stats()
         self.use_tt = 1 if use_tt else 0
         self.keep_table = keep_table
+        if node_limit is not None and node_limit < 1:
+            raise ValueError(f"node_limit must be a positive number of trick nodes or None, got {node_limit}")
+        self.node_limit = node_limit
+        self.limit_hits = 0  # questions that passed node_limit
         self._trump: int | None = None
         self._last_hands: tuple[int, ...] | None = None
 
@@ -280,8 +293,15 @@ class DDSolver:
             self.clear()
             self._trump = trump
 
-    def _tt(self) -> tuple:
-        return self.tt, self.use_tt, self.scratch, self.stats
+    def _run(self, kernel, *args, extra: tuple = ()):
+        """Call a kernel search with this solver's table, within ``node_limit``."""
+        self.stats[10] = self.stats[7] + self.node_limit if self.node_limit else 0
+        v = kernel(*args, self.tt, self.use_tt, self.scratch, self.stats, *extra)
+        if self.stats[11]:
+            self.stats[11] = 0
+            self.limit_hits += 1
+            raise NodeLimitExceeded(f"the search needed more than {self.node_limit} trick nodes")
+        return v
 
     def solve(
         self,
@@ -311,6 +331,7 @@ class DDSolver:
         Raises:
             ValueError: malformed hands, unequal card counts, bad seat/side/trump/objective,
                 a revoke in the trick.
+            NodeLimitExceeded: the search passed ``node_limit`` (the same for every method).
         """
         pos = _position(hands, trump, leader, trick)
         obj = parse_objective(objective, k)
@@ -326,8 +347,8 @@ class DDSolver:
             # deals 2.71 tests per solve and 4 % fewer nodes than that count minus one)
             tricks = _playout(pos.hands, 4, pos.leader, pos.trump, 0, side_mask, POLICY_HEURISTIC, rng_new(0))
             guess = int(sum(tricks[s] for s in range(4) if side_mask >> s & 1))
-        v = _k.dd_solve(pos.hands, pos.trump, side_mask, code, obj.k, pos.leader, pos.trick, pos.n_trick, guess,
-                        *self._tt())  # fmt: skip
+        v = self._run(_k.dd_solve, pos.hands, pos.trump, side_mask, code, obj.k, pos.leader, pos.trick, pos.n_trick,
+                      guess)  # fmt: skip
         return bool(v) if obj.kind == "exact" else int(v)
 
     def can_force(
@@ -358,8 +379,8 @@ class DDSolver:
             lo, hi = -big, int(target)
         else:
             raise ValueError(f"can_force objective must be 'max' or 'min', got {objective!r}")
-        return bool(_k.dd_test(pos.hands, pos.trump, side_mask, side_mask, lo, hi, pos.leader, pos.trick,
-                               pos.n_trick, *self._tt()))  # fmt: skip
+        return bool(self._run(_k.dd_test, pos.hands, pos.trump, side_mask, side_mask, lo, hi, pos.leader, pos.trick,
+                              pos.n_trick))  # fmt: skip
 
     def card_values(
         self,
@@ -385,8 +406,8 @@ class DDSolver:
         self._prepare(pos.trump, pos.hands)
         code = {"max": _k.OBJ_MAX, "min": _k.OBJ_MIN, "exact": _k.OBJ_EXACT}[obj.kind]
         out = np.empty(64, dtype=np.int64)
-        _k.dd_card_values(pos.hands, pos.trump, side_mask, code, obj.k, pos.leader, pos.trick, pos.n_trick,
-                          *self._tt(), out)  # fmt: skip
+        self._run(_k.dd_card_values, pos.hands, pos.trump, side_mask, code, obj.k, pos.leader, pos.trick, pos.n_trick,
+                  extra=(out,))  # fmt: skip
         return {c: (bool(v) if obj.kind == "exact" else int(v)) for c, v in enumerate(out) if v >= 0}
 
     def table(self, hands: Hands) -> np.ndarray:

@@ -58,7 +58,7 @@ from wiezen_sim.rules.contracts import contract_spec
 from wiezen_sim.rules.dealing import Deal
 from wiezen_sim.rules.play import PlayRecord, PlayView, play_hand, setup_play, suit_mask, trick_winner
 from wiezen_sim.rules.ruleset import RuleSet, get_rules
-from wiezen_sim.solvers.dd import DDSolver
+from wiezen_sim.solvers.dd import DDSolver, NodeLimitExceeded
 from wiezen_sim.solvers.worlds import InfoSet, observe, sample_world
 
 SEATS = 4
@@ -66,6 +66,9 @@ HONOURS = (11, 12, 13)  # J Q K: "cover an honour"
 PLAYERS = ("random", "heuristic", "pimc")
 DEFAULT_WORLDS = 16
 PIMC_TT_MB = 32  # emptied for every decision; smaller tables make rare positions take minutes
+# trick nodes one question may take (about 0.5 s): on the advisor's example hand 16 of 121,033
+# questions (misère defence in the first tricks) needed more and took 96 % of the search time
+PIMC_NODE_LIMIT = 1_000_000
 
 
 # ----------------------------------------------------------------- what a seat can see
@@ -299,7 +302,10 @@ def pimc_scores(
 ) -> np.ndarray:
     """Score candidate cards of the seat to move over sampled worlds (PIMC, module docstring).
 
-    Only what can change the choice is asked: a candidate stops being tested once
+    A world in which a question needs more than the solver's ``node_limit`` trick
+    nodes is left out of the counts for every card (the default solver allows
+    ``PIMC_NODE_LIMIT``; ``solver.limit_hits`` counts such worlds). Only what can
+    change the choice is asked: a candidate stops being tested once
     another is sure to score better on column 0 (its count then stays below the best
     card's; with one candidate left no more worlds are drawn), and the tie-break
     questions are asked only for the candidates tied on the best column 0. The card
@@ -348,9 +354,13 @@ def pimc_scores(
 
     for w in range(n_worlds):
         hands = sample_world(info, rng) if info.unseen else list(info.hands_known)
+        try:
+            answers = [(i, ask(hands, candidates[i], primary)) for i in alive]
+        except NodeLimitExceeded:
+            continue  # the world is left out for every card
         sampled.append(hands)
-        for i in alive:
-            scores[i, 0] += ask(hands, candidates[i], primary)
+        for i, yes in answers:
+            scores[i, 0] += yes
         left = n_worlds - 1 - w  # a key sign * column 0 ends within [key - left, key] or [key, key + left]
         low = max(sign * scores[i, 0] - (left if sign < 0 else 0) for i in alive)
         alive = [i for i in alive if sign * scores[i, 0] + (left if sign > 0 else 0) >= low]
@@ -359,8 +369,11 @@ def pimc_scores(
     tied = [i for i in alive if sign * scores[i, 0] == max(sign * scores[j, 0] for j in alive)]
     if len(tied) > 1 and ties:
         for hands in sampled:
-            for i in tied:
-                scores[i, 1] += sum(ask(hands, candidates[i], q) for q in ties)
+            try:
+                counts = [sum(ask(hands, candidates[i], q) for q in ties) for i in tied]
+            except NodeLimitExceeded:
+                continue
+            scores[tied, 1] += counts
     return scores
 
 
@@ -370,7 +383,7 @@ _SOLVERS: list[DDSolver] = []
 def _solver() -> DDSolver:
     """This process's solver for the sampling players (results never depend on its table)."""
     if not _SOLVERS:
-        _SOLVERS.append(DDSolver(tt_mb=PIMC_TT_MB, keep_table=True))
+        _SOLVERS.append(DDSolver(tt_mb=PIMC_TT_MB, keep_table=True, node_limit=PIMC_NODE_LIMIT))
     return _SOLVERS[0]
 
 
@@ -410,7 +423,11 @@ class PimcPlayer(Player):
         worlds: sampled worlds per decision (M ≥ 1).
         rng: numpy Generator for the world sampling.
         tie_window: tricks either side of the target counted in the tie-break.
-        solver: a :class:`DDSolver` (default: one per process).
+        solver: a :class:`DDSolver` (default: one per process, with ``PIMC_NODE_LIMIT``).
+
+    Attributes:
+        decisions: decisions made by sampling; worlds_dropped: worlds left out of them
+            (a question past the solver's node limit).
     """
 
     name = "pimc"
@@ -420,6 +437,8 @@ class PimcPlayer(Player):
         if worlds < 1:
             raise ValueError(f"pimc needs at least one world, got {worlds}")
         self.worlds, self.tie_window, self.solver = worlds, tie_window, solver
+        self.decisions = 0
+        self.worlds_dropped = 0
         self.rng = rng or np.random.default_rng(0)
         self.deal: Deal | None = None
         self.discards: list[int] | None = None
@@ -442,9 +461,13 @@ class PimcPlayer(Player):
         info = observe(view.seat, self.deal.hands, history, self.deal.dealer, self.deal.turned, tuple(view.exposed),
                        self.discards)  # fmt: skip
         trump, target = _trump_and_target(view)
+        solver = self.solver or _solver()
+        hits = solver.limit_hits
         scores = pimc_scores(info, trump, view.leader, view.trick, view.setup.side, goal,
                              target - _side_tricks(view), [c[-1] for c in classes], self.worlds, self.rng,
-                             self.solver, self.tie_window)  # fmt: skip
+                             solver, self.tie_window)  # fmt: skip
+        self.decisions += 1
+        self.worlds_dropped += solver.limit_hits - hits
         sign = 1 if view.seat in view.setup.side else -1
         keys = [tuple(sign * int(x) for x in row) for row in scores]
         best = [cls for cls, key in zip(classes, keys, strict=True) if key == max(keys)]
