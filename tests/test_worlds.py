@@ -40,6 +40,11 @@ SMALL = [
     ),
     InfoSet(2, (0, 0, parse_hand("S:2 H:2"), 0), (2, 2, 2, 2), (0b0010, 0, 0, 0b0100), parse_hand("S:AK H:AK D:AK")),
     InfoSet(1, (0, parse_hand("C:AK"), 0, 0, 0), (2, 2, 1, 2, 1), (0, 0, 0b0001, 0, 0), parse_hand("S:AKQ H:AK D:A")),
+    # no void known: the shuffled-pack path (a known card in the dealer's hand, a fifth pseudo-seat)
+    InfoSet(
+        0, (parse_hand("S:AK"), 0, 0, parse_hand("2C")), (2, 2, 2, 2), (0, 0, 0, 0), parse_hand("S:Q H:KQ D:A C:A")
+    ),
+    InfoSet(2, (0, 0, parse_hand("H:2"), 0, 0), (1, 1, 1, 1, 2), (0, 0, 0, 0, 0), parse_hand("S:AKQ H:A D:A")),
 ]
 
 

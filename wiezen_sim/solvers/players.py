@@ -43,6 +43,10 @@ counted within ``tie_window`` tricks of its target (the same tests one level up 
 down; ``tie_window=13`` is the plain expected tricks), then by the heuristic's card.
 A single legal card (or class) is played without sampling. With nothing hidden and
 ``tie_window`` covering the tricks left, the choice is a double-dummy best card.
+Questions that cannot change the choice are not asked (a card already sure to score
+worse than another; tie questions for cards not tied on the count), and a world whose
+question passes ``PIMC_NODE_LIMIT`` trick nodes is left out for every card (rare: deep
+misère defences in the first tricks, where one question can take minutes).
 """
 
 from __future__ import annotations

@@ -9,7 +9,8 @@ others' kleine-miserie discards).
 it, constructively: the number of consistent deals is counted exactly by dynamic
 programming over the suits (how many unseen cards of each suit each seat gets), a
 count vector is drawn suit by suit in proportion to the completions it leaves, and the
-cards of a suit are then shuffled among the seats that get them. No rejection.
+cards of a suit are then shuffled among the seats that get them (the last suit's split is
+forced by the needs left). No rejection; without any void, a shuffled pack is dealt.
 """
 
 from __future__ import annotations
@@ -115,7 +116,11 @@ def _suit_choices(per_suit: tuple[int, ...], suit: int, need: tuple[int, ...], v
                   ) -> tuple[list[tuple[int, ...]], list[int]]:  # fmt: skip
     """The splits of ``suit`` that leave a completion, with their numbers of consistent deals."""
     options, weights = [], []
-    for split in _splits(per_suit[suit], need, voids, suit):
+    # the last suit must fill every seat's remaining need exactly
+    splits = [need] if suit == 3 else _splits(per_suit[suit], need, voids, suit)
+    for split in splits:
+        if suit == 3 and (sum(need) != per_suit[3] or any(k and voids[s] >> 3 & 1 for s, k in enumerate(need))):
+            continue
         rest = tuple(need[s] - split[s] for s in range(len(need)))
         ways = _completions(per_suit, suit + 1, rest, voids)
         if ways:
@@ -132,9 +137,15 @@ def sample_world(info: InfoSet, rng: np.random.Generator) -> list[int]:
         ValueError: no consistent deal exists.
     """
     per_suit, need, voids = _suit_counts(info)
+    hands = list(info.hands_known)
+    if not any(voids):  # every deal with the right counts is consistent: deal a shuffled pack
+        cards = [cards_of(info.unseen)[i] for i in rng.permutation(card_count(info.unseen))]
+        for seat, k in enumerate(need):
+            hands[seat] |= sum(1 << c for c in cards[:k])
+            cards = cards[k:]
+        return hands
     if _completions(per_suit, 0, need, voids) == 0:
         raise ValueError("no deal is consistent with this information set")
-    hands = list(info.hands_known)
     left = need
     for suit in range(4):
         options, weights = _suit_choices(per_suit, suit, left, voids)
