@@ -126,8 +126,8 @@ class Advice:
             f"hand {m['hand']}  seat {m['seat']}  turned {m['turned']}  rules {m['rules']}",
             f"{m['samples']} sampled deals, seed {m['seed']}, method {m['method']}"
             + (
-                f", {m['worlds']} worlds per decision ({m['worlds_dropped']} left out of {m['pimc_decisions']} "
-                "decisions: too deep to solve)"
+                f", {m['worlds']} worlds per card decision ({m['pimc_decisions']} decisions; worlds left out "
+                f"as too deep to solve: {m['worlds_dropped']})"
                 if m["method"] == "pimc"
                 else ""
             ),
