@@ -14,8 +14,9 @@ the rates are not all near 0 or 1):
 Each deal is evaluated double dummy (can the declaring side make it?) and played by
 four PIMC players (``worlds`` each) and by four heuristic players. Deals are
 processed by 2 worker processes under a wall-clock budget; a deal whose PIMC play
-has not finished by then is left out and counted in ``unfinished`` (the DD kernel
-has rare positions that take minutes). Writes ``results/dd_vs_pimc/success.csv``
+has not finished by then is left out and counted in ``unfinished``. The PIMC players
+leave a world out of a decision when its question passes the node limit
+(``pimc_worlds_dropped`` per deal and in ``meta.json``). Writes ``results/dd_vs_pimc/success.csv``
 and ``success.png`` and prints the table.
 """
 
@@ -117,6 +118,9 @@ def evaluate(task: tuple) -> dict:
         record = play_deal(deal, decl, players)
         side = setup_play([decl], deal, get_rules()).side
         row[method] = succeeded(spec, record.side_tricks(side), record.target)
+    pimc = [p for p in players if isinstance(p, PimcPlayer)]  # the last method played is pimc
+    row["pimc_decisions"] = sum(p.decisions for p in pimc)
+    row["pimc_worlds_dropped"] = sum(p.worlds_dropped for p in pimc)
     return row
 
 
@@ -160,7 +164,9 @@ def main() -> None:
     table.to_csv(OUT / "success.csv", index=False, float_format="%.4f")
     done.to_csv(OUT / "per_deal.csv", index=False)
     meta = {"deals_per_contract": args.deals, "worlds": args.worlds, "seed": args.seed, "budget_min": args.budget,
-            "elapsed_s": round(elapsed, 1), "processes": 2}  # fmt: skip
+            "elapsed_s": round(elapsed, 1), "processes": 2,
+            "pimc_decisions": int(done.pimc_decisions.sum()) if len(done) else 0,
+            "pimc_worlds_dropped": int(done.pimc_worlds_dropped.sum()) if len(done) else 0}  # fmt: skip
     (OUT / "meta.json").write_text(json.dumps(meta, indent=2) + "\n")
     chart(table, args)
     print(table.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
