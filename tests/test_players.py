@@ -277,3 +277,15 @@ def test_cli_bad_method_values_one_line_exit_2(capsys, extra, message):
     assert code == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1, err
+
+
+def test_advise_pimc_same_numbers_for_any_job_count():
+    """PIMC play is reproducible across processes: every decision starts from an emptied
+    table, so node counts (and worlds left out by the node limit) never depend on history."""
+    from wiezen_sim.analysis.advise import advise
+
+    runs = [advise(SPADES, "eldest", "2H", samples=2, seed=3, n_jobs=jobs, method="pimc", worlds=4,
+                   contracts=("solo", "miserie"), progress=False) for jobs in (1, 2)]  # fmt: skip
+    a, b = (r.to_dict() for r in runs)
+    assert a == b
+    assert a["pimc_decisions"] > 0 and a["worlds_dropped"] >= 0
