@@ -264,7 +264,8 @@ def test_compare_same_deals_and_cli(capsys):
     "extra,message",
     [
         (["--method", "bogus"], "invalid choice"),
-        (["--method", "pimc", "--worlds", "0"], "worlds must be at least 1"),
+        (["--method", "pimc", "--worlds", "0"], "worlds must be a whole number from 1 to 4096"),
+        (["--method", "pimc", "--worlds", "99999999999999999999"], "worlds must be a whole number from 1 to 4096"),
         (["--compare", "--method", "pimc"], "leave out --method"),
         (["--worlds", "x"], "invalid int"),
     ],

@@ -64,7 +64,7 @@ from wiezen_sim.rules.payments import settle
 from wiezen_sim.rules.play import troel_setup
 from wiezen_sim.rules.ruleset import RuleSet, get_rules
 from wiezen_sim.solvers.dd import DDSolver
-from wiezen_sim.solvers.players import highest_discard
+from wiezen_sim.solvers.players import check_worlds, highest_discard
 
 SEAT_NAMES = ("eldest", "second", "third", "dealer")
 DEALER = 3
@@ -125,12 +125,7 @@ class Advice:
         lines = [
             f"hand {m['hand']}  seat {m['seat']}  turned {m['turned']}  rules {m['rules']}",
             f"{m['samples']} sampled deals, seed {m['seed']}, method {m['method']}"
-            + (
-                f", {m['worlds']} worlds per card decision ({m['pimc_decisions']} decisions; worlds left out "
-                f"as too deep to solve: {m['worlds_dropped']})"
-                if m["method"] == "pimc"
-                else ""
-            ),
+            + (f", {m['worlds']} worlds per card decision ({describe_pimc(m)})" if m["method"] == "pimc" else ""),
             "",
             shown.to_string(index=False),
             "",
@@ -153,6 +148,12 @@ class Advice:
         if m.get("troel_obligation"):
             lines.append("three or four aces: troel is obligatory (only open miserie or solo slim may replace it)")
         return "\n".join(lines)
+
+
+def describe_pimc(meta: dict) -> str:
+    """PIMC effort of a run: decisions, and the worlds left out as too deep to solve of all drawn."""
+    return (f"{meta['pimc_decisions']:,} decisions; worlds left out as too deep to solve: "
+            f"{meta['worlds_dropped']:,} of at most {meta['pimc_decisions'] * meta['worlds']:,} drawn")  # fmt: skip
 
 
 def _option_name(option: dict) -> str:
@@ -506,8 +507,7 @@ def advise(
         raise ValueError(f"unknown method {method!r}; known: {', '.join(METHODS)}")
     if samples <= 0:
         raise ValueError(f"samples must be positive, got {samples}")
-    if worlds < 1:
-        raise ValueError(f"worlds must be at least 1, got {worlds}")
+    check_worlds(worlds)
     if n_jobs == 0:
         raise ValueError("jobs must be a worker count ≥ 1, or negative for all cores (-1) and joblib's -2, …")
     seed = resolve_seed(seed)

@@ -175,7 +175,7 @@ class Comparison:
     Columns: ``contract``, ``trump``, ``partner``, ``level``, ``n`` (deals counted),
     ``p_<method>`` (success probability per method), and for every method but the
     first ``diff_<method>`` = ``p_<method> - p_<first>`` with ``diff_<method>_low`` /
-    ``_high``, a 95 % normal interval of the paired difference (same deals).
+    ``_high``, a 95 % normal interval of the paired difference (same deals), clipped to [-1, 1].
     """
 
     table: pd.DataFrame
@@ -188,6 +188,8 @@ class Comparison:
 
     def format_table(self) -> str:
         """A plain-text report."""
+        from wiezen_sim.analysis.advise import describe_pimc
+
         m = self.meta
         shown = self.table.astype(object).where(self.table.notna(), "")
         for col in self.table.columns:
@@ -196,7 +198,8 @@ class Comparison:
                 shown[col] = self.table[col].map(lambda x, form=form: "" if math.isnan(x) else form.format(x))
         return "\n".join([
             f"hand {m['hand']}  seat {m['seat']}  turned {m['turned']}  rules {m['rules']}",
-            f"{m['samples']} sampled deals (the same for every method), seed {m['seed']}, pimc worlds {m['worlds']}",
+            f"{m['samples']} sampled deals (the same for every method), seed {m['seed']}, pimc worlds {m['worlds']}"
+            + (f" ({describe_pimc(m)})" if "pimc_decisions" in m else ""),
             "",
             shown.to_string(index=False),
             "",
@@ -258,11 +261,15 @@ def compare(
             d = oks[m].astype(float) - oks[first].astype(float)
             half = 1.96 * float(d.std(ddof=1)) / math.sqrt(len(d)) if len(d) > 1 else math.nan
             mean = float(d.mean()) if len(d) else math.nan
-            row.update({f"diff_{m}": mean, f"diff_{m}_low": mean - half, f"diff_{m}_high": mean + half})
+            row.update(
+                {f"diff_{m}": mean, f"diff_{m}_low": max(mean - half, -1.0), f"diff_{m}_high": min(mean + half, 1.0)}
+            )
         rows.append(row)
     table = pd.DataFrame(rows).dropna(axis=1, how="all")
     meta = {k: v for k, v in runs[first].meta.items() if k != "method"}
     meta.update(methods=list(methods), worlds=worlds)
+    if "pimc" in runs:
+        meta.update({k: runs["pimc"].meta[k] for k in ("pimc_decisions", "worlds_dropped")})
     return Comparison(table, meta)
 
 

@@ -69,6 +69,7 @@ SEATS = 4
 HONOURS = (11, 12, 13)  # J Q K: "cover an honour"
 PLAYERS = ("random", "heuristic", "pimc")
 DEFAULT_WORLDS = 16
+MAX_WORLDS = 4096
 PIMC_TT_MB = 32  # emptied for every decision; smaller tables make rare positions take minutes
 # trick nodes one question may take (about 0.5 s): on the advisor's example hand 16 of 121,033
 # questions (misère defence in the first tricks) needed more and took 96 % of the search time
@@ -248,6 +249,17 @@ def card_classes(legal: int, hand: int, played: int) -> list[list[int]]:
     return classes
 
 
+def check_worlds(worlds: int) -> int:
+    """``worlds`` as an int if it is a PIMC world count from 1 to ``MAX_WORLDS``.
+
+    Raises:
+        ValueError: anything else.
+    """
+    if isinstance(worlds, bool) or not isinstance(worlds, (int, np.integer)) or not 1 <= worlds <= MAX_WORLDS:
+        raise ValueError(f"worlds must be a whole number from 1 to {MAX_WORLDS}, got {worlds!r}")
+    return int(worlds)
+
+
 def _levels(goal: Goal, need: int, tie_window: int) -> tuple[tuple[str, int], list[tuple[str, int]]]:
     """The primary question and the tie-break questions, as (kind, tricks) pairs.
 
@@ -335,10 +347,9 @@ def pimc_scores(
         rows if it declares, low rows if it defends.
 
     Raises:
-        ValueError: ``worlds`` < 1 or a candidate the seat does not hold.
+        ValueError: ``worlds`` outside 1..``MAX_WORLDS`` or a candidate the seat does not hold.
     """
-    if worlds < 1:
-        raise ValueError(f"worlds must be at least 1, got {worlds}")
+    check_worlds(worlds)
     seat = info.seat
     if any(not info.hands_known[seat] >> c & 1 for c in candidates):
         raise ValueError("a candidate card is not in the hand of the seat to move")
@@ -438,8 +449,7 @@ class PimcPlayer(Player):
 
     def __init__(self, worlds: int = DEFAULT_WORLDS, rng: np.random.Generator | None = None, tie_window: int = 1,
                  solver: DDSolver | None = None) -> None:  # fmt: skip
-        if worlds < 1:
-            raise ValueError(f"pimc needs at least one world, got {worlds}")
+        check_worlds(worlds)
         self.worlds, self.tie_window, self.solver = worlds, tie_window, solver
         self.decisions = 0
         self.worlds_dropped = 0
