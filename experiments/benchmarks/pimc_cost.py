@@ -31,7 +31,7 @@ from wiezen_sim.rules.dealing import deal_packets, new_deck
 from wiezen_sim.rules.play import PlayView, play_hand, setup_play
 from wiezen_sim.rules.ruleset import get_rules
 from wiezen_sim.solvers.dd import DDSolver
-from wiezen_sim.solvers.players import PIMC_NODE_LIMIT, PIMC_TT_MB, PimcPlayer, card_classes, heuristic_card, play_deal
+from wiezen_sim.solvers.players import PimcPlayer, card_classes, heuristic_card, pimc_solver, play_deal
 
 OUT = Path(__file__).resolve().parents[2] / "results" / "benchmarks" / "pimc_cost.json"
 CONTRACTS = (("solo", None), ("abondance", 0), ("miserie", None))
@@ -75,7 +75,7 @@ def time_position(task: tuple) -> dict:
     deal, decl, view = task
     row: dict = {"trick": len(view.history) + 1, "contract": decl.contract}
     for m in (16, 32):
-        solver = DDSolver(tt_mb=PIMC_TT_MB, keep_table=True, node_limit=PIMC_NODE_LIMIT)  # the players' own
+        solver = pimc_solver()
         player = PimcPlayer(m, np.random.default_rng(1), solver=solver)
         player.start(deal, None)
         searches = int(solver.stats[5])

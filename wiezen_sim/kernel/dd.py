@@ -42,7 +42,8 @@ State arrays (allocated by the caller, passed down, never reallocated):
              start, the count DDS reports as nodes)]``, the table's state ``[entries
              used, times pruned]`` and a node limit ``[limit, exceeded]``: when
              ``stats[10] > 0`` and the trick nodes pass it, ``stats[11]`` is set to 1 and
-             every search returns at once, storing nothing (the result is then meaningless).
+             every search frame returns at once, storing nothing (the result is then
+             meaningless; every later trick start also passes the limit and returns).
 """
 
 from __future__ import annotations
@@ -804,9 +805,8 @@ def _search(
     if pos == 0:
         stats[7] += 1
         if stats[10] > 0 and stats[7] > stats[10]:
-            stats[11] = 1
-    if stats[11]:
-        return False
+            stats[11] = 1  # the limit is checked at trick starts; frames above return as they resume
+            return False
     store = False
     tt_move = -1
     flip = False

@@ -381,7 +381,8 @@ def pimc_scores(
         alive = [i for i in alive if sign * scores[i, 0] + (left if sign > 0 else 0) >= low]
         if len(alive) == 1:
             return scores
-    tied = [i for i in alive if sign * scores[i, 0] == max(sign * scores[j, 0] for j in alive)]
+    best = max(sign * scores[i, 0] for i in alive)
+    tied = [i for i in alive if sign * scores[i, 0] == best]
     if len(tied) > 1 and ties:
         for hands in sampled:
             try:
@@ -395,10 +396,16 @@ def pimc_scores(
 _SOLVERS: list[DDSolver] = []
 
 
+def pimc_solver() -> DDSolver:
+    """A new solver set up as the sampling players' own (``PIMC_TT_MB``, table kept across the
+    worlds of a decision, ``PIMC_NODE_LIMIT``)."""
+    return DDSolver(tt_mb=PIMC_TT_MB, keep_table=True, node_limit=PIMC_NODE_LIMIT)
+
+
 def _solver() -> DDSolver:
     """This process's solver for the sampling players (results never depend on its table)."""
     if not _SOLVERS:
-        _SOLVERS.append(DDSolver(tt_mb=PIMC_TT_MB, keep_table=True, node_limit=PIMC_NODE_LIMIT))
+        _SOLVERS.append(pimc_solver())
     return _SOLVERS[0]
 
 

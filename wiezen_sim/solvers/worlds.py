@@ -116,11 +116,12 @@ def _suit_choices(per_suit: tuple[int, ...], suit: int, need: tuple[int, ...], v
                   ) -> tuple[list[tuple[int, ...]], list[int]]:  # fmt: skip
     """The splits of ``suit`` that leave a completion, with their numbers of consistent deals."""
     options, weights = [], []
-    # the last suit must fill every seat's remaining need exactly
-    splits = [need] if suit == 3 else _splits(per_suit[suit], need, voids, suit)
+    if suit == 3:  # the last suit must fill every seat's remaining need exactly
+        fits = sum(need) == per_suit[3] and not any(k and voids[s] >> 3 & 1 for s, k in enumerate(need))
+        splits = [need] if fits else []
+    else:
+        splits = _splits(per_suit[suit], need, voids, suit)
     for split in splits:
-        if suit == 3 and (sum(need) != per_suit[3] or any(k and voids[s] >> 3 & 1 for s, k in enumerate(need))):
-            continue
         rest = tuple(need[s] - split[s] for s in range(len(need)))
         ways = _completions(per_suit, suit + 1, rest, voids)
         if ways:
@@ -139,7 +140,8 @@ def sample_world(info: InfoSet, rng: np.random.Generator) -> list[int]:
     per_suit, need, voids = _suit_counts(info)
     hands = list(info.hands_known)
     if not any(voids):  # every deal with the right counts is consistent: deal a shuffled pack
-        cards = [cards_of(info.unseen)[i] for i in rng.permutation(card_count(info.unseen))]
+        unseen = cards_of(info.unseen)
+        cards = [unseen[i] for i in rng.permutation(len(unseen))]
         for seat, k in enumerate(need):
             hands[seat] |= sum(1 << c for c in cards[:k])
             cards = cards[k:]
