@@ -23,7 +23,9 @@ restricted to the cards that decided the result (partition search, as in DDS), s
 lower/upper bounds and the best lead; equivalent-card (sequence) pruning;
 lowest win (after a card is refuted without its rank mattering, the player's lower
 cards of that suit are not searched); quick tricks of the side on lead (a line of sure
-winners and entries played out); the sure trick of the highest trump; a side that can
+winners and entries played out) and of the second hand's side (it surely takes the
+trick, in no trump also the winner's sure winners after it); the sure trick of the
+highest trump; a side that can
 never win a trick again; the last trick evaluated directly; move ordering by simple
 card-play heuristics with the table's best lead first.
 
@@ -37,10 +39,11 @@ State arrays (allocated by the caller, passed down, never reallocated):
     scratch: int64[3, 64, 16] — per search ply the candidate cards ``[0, ply, :]``,
              their ordering scores ``[1, ply, :]`` and, in ``[2, ply, 0]``, the mask of
              the cards that decided the result of the node at that ply.
-    stats:   int64[12] — counters ``[nodes, tt hits, tt stores, quick-trick cutoffs,
+    stats:   int64[13] — counters ``[nodes, tt hits, tt stores, quick-trick cutoffs,
              top-trump cutoffs, searches, table probes, trick nodes (searches at a trick's
              start, the count DDS reports as nodes)]``, the table's state ``[entries
-             used, times pruned]`` and a node limit ``[limit, exceeded]``: when
+             used, times pruned]``, a node limit ``[limit, exceeded]`` and the number
+             of doublings of the table's chain heads ``[12]`` (``_head_mask``). When
              ``stats[10] > 0`` and the trick nodes pass it, ``stats[11]`` is set to 1 and
              every search frame returns at once, storing nothing (the result is then
              meaningless; every later trick start also passes the limit and returns).
@@ -51,7 +54,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from wiezen_sim.kernel.bits import LANE, highest_index, lowest_index, pdep, pext, popcount
+from wiezen_sim.kernel.bits import LANE, borrowed, highest_index, lowest_index, pdep, pext, popcount
 from wiezen_sim.kernel.trick import beats
 
 OBJ_MAX = 0
@@ -61,7 +64,8 @@ OBJ_EXACT = 2
 BIG = 99  # "no upper limit" for hi
 SCRATCH_PLIES = 64
 SCRATCH_MOVES = 16
-N_STATS = 12
+N_STATS = 13
+MIN_HEADS = 1 << 14  # chain heads of an empty table (grown with the entries, _tt_grow)
 HEAD_MASK = 0xFFFFFFFF  # tt[:, 5] and tt[:, 7]: chain links in the low 32 bits, patterns above
 
 # per suit pattern (bit = suit), the 3-bit fields of those suits in a top-owners word
@@ -82,7 +86,7 @@ def new_scratch():
 
 @njit(cache=True)
 def new_stats():
-    """Zeroed statistics counters (int64[8])."""
+    """Zeroed statistics counters and table state (int64[N_STATS], layout in the module docstring)."""
     return np.zeros(N_STATS, dtype=np.int64)
 
 
@@ -196,8 +200,7 @@ def _tt_store(tt, stats, kw0, kw1, seg_m, c0, c1, tl, set_lb, value, move):
 
     A full entry pool first drops its entries with the fewest tricks left (``_tt_prune``).
     """
-    n_mask = tt.shape[0] - 1
-    h = _entry_head(kw0, kw1, c0, c1, n_mask)
+    h = _entry_head(kw0, kw1, c0, c1, _head_mask(tt, stats))
     p0 = c0 & seg_m
     p1 = c1 & seg_m
     slot = -1
@@ -219,7 +222,10 @@ def _tt_store(tt, stats, kw0, kw1, seg_m, c0, c1, tl, set_lb, value, move):
         tt[slot, 3] = p0
         tt[slot, 4] = p1
         tt[slot, 6] = tl << 8  # lower bound 0, upper bound tl, no best lead
-        _tt_link(tt, slot, n_mask)
+        if 4 * stats[8] > _head_mask(tt, stats) + 1 < tt.shape[0]:
+            _tt_grow(tt, stats)
+        else:
+            _tt_link(tt, slot, _head_mask(tt, stats))
     v = tt[slot, 6]
     if set_lb:
         if value > (v & 255):
@@ -229,6 +235,30 @@ def _tt_store(tt, stats, kw0, kw1, seg_m, c0, c1, tl, set_lb, value, move):
     if move >= 0:
         v = (v & 65535) | ((move + 1) << 16)
     tt[slot, 6] = v
+
+
+@njit(cache=True, inline="always")
+def _head_mask(tt, stats):
+    """Hash mask of the chain heads in use: rows ``0 .. mask`` hold them (``stats[12]`` doublings
+    of ``MIN_HEADS``, at most the table's rows)."""
+    return (min(MIN_HEADS, tt.shape[0]) << stats[12]) - 1
+
+
+@njit(cache=True)
+def _tt_grow(tt, stats):
+    """Double the chain heads and link every entry again.
+
+    The heads live in the first rows of the table, where the entries are also stored
+    first; keeping them as few as the entries (not one per row of the whole table) keeps
+    a lookup's memory reads within a few MB instead of scattered over hundreds of MB.
+    """
+    stats[12] += 1
+    n_mask = _head_mask(tt, stats)
+    for h in range(n_mask + 1):
+        tt[h, 7] = 0
+        tt[h, 5] &= HEAD_MASK
+    for i in range(stats[8]):
+        _tt_link(tt, i, n_mask)
 
 
 @njit(cache=True)
@@ -273,10 +303,12 @@ def _tt_prune(tt, stats):
             for col in (0, 1, 2, 3, 4, 6):
                 tt[j, col] = tt[i, col]
             j += 1
-    n_mask = tt.shape[0] - 1
+    stats[8] = j
+    while 4 * stats[8] > _head_mask(tt, stats) + 1 < tt.shape[0]:
+        stats[12] += 1
+    n_mask = _head_mask(tt, stats)
     for i in range(j):
         _tt_link(tt, i, n_mask)
-    stats[8] = j
     stats[9] += 1
 
 
@@ -294,7 +326,7 @@ def tt_clear(tt, stats):
     Costs time in proportion to the entries stored, not to the table size (a search
     of a few thousand nodes must not pay for zeroing a table of hundreds of MB).
     """
-    n_mask = tt.shape[0] - 1
+    n_mask = _head_mask(tt, stats)
     for i in range(stats[8]):
         kw0 = tt[i, 0]
         kw1 = tt[i, 1]
@@ -303,6 +335,7 @@ def tt_clear(tt, stats):
         tt[h0, 7] = 0
         tt[h0, 5] &= HEAD_MASK
     stats[8] = 0
+    stats[12] = 0
 
 
 # ---------------------------------------------------------------- static evaluation
@@ -454,6 +487,81 @@ def _cash_tricks(hands, leader, trump, team, th, need):
     return a, rel_a
 
 
+@njit(cache=True)
+def _second_hand_tricks(hands, player, trump, lead_suit, win_card, win_seat, team, need):
+    """Tricks the second hand's team takes for sure, the trick in progress first (as DDS's
+    quick tricks for the second hand).
+
+    The team takes the current trick when its best card of the suit led among the seats
+    still to play (or the lead itself, led by a teammate) beats every card of the suit
+    the opponents still to play hold and no such opponent can ruff; or when a teammate
+    still to play can ruff and no opponent still to play can ruff. Only in no trump, the
+    winner ``hh`` of a trick won by rank then cashes its cards of the suit led that are
+    above every other hand's, its top card of each other suit, and every card of a suit
+    no other hand holds. Only a count of at least ``need`` matters: returns
+    ``(tricks, decisive cards)``, ``(0, 0)`` when the team does not surely take the trick.
+    """
+    ss = lead_suit
+    best = -1
+    holder = -1
+    opp_top = -1
+    if (team >> win_seat) & 1:
+        best = win_card & 15
+        holder = win_seat
+    else:
+        opp_top = win_card & 15
+    ruffer = -1
+    for i in range(3):
+        p = (player + i) & 3
+        lane = (hands[p] >> (16 * ss)) & LANE
+        ruffs = lane == 0 and trump >= 0 and ss != trump and (hands[p] >> (16 * trump)) & LANE
+        if (team >> p) & 1:
+            if lane and highest_index(lane) > best:
+                best = highest_index(lane)
+                holder = p
+            elif ruffs:
+                ruffer = p
+        elif ruffs:
+            return 0, 0
+        elif lane:
+            opp_top = max(opp_top, highest_index(lane))
+    if best > opp_top:
+        rel = 1 << (16 * ss + best)
+    elif ruffer >= 0:
+        return 1, 0
+    else:
+        return 0, 0
+    tricks = 1
+    if tricks >= need or trump >= 0:
+        return tricks, rel
+    hh = holder
+    others = 0
+    for p in range(4):
+        if p != hh:
+            others |= hands[p]
+    for s in range(4):
+        mine = (hands[hh] >> (16 * s)) & LANE
+        if s == ss:
+            mine &= ~(1 << best)
+        if mine == 0:
+            continue
+        theirs = (others >> (16 * s)) & LANE
+        if theirs == 0:
+            tricks += popcount(mine)
+            continue
+        bar = highest_index(theirs)
+        if s != ss and highest_index(mine) > bar:
+            tricks += 1
+            rel |= 1 << (16 * s + highest_index(mine))
+        elif s == ss:
+            while mine and highest_index(mine) > bar:
+                top = highest_index(mine)
+                tricks += 1
+                rel |= 1 << (16 * s + top)
+                mine ^= 1 << top
+    return tricks, rel
+
+
 # ---------------------------------------------------------------- move generation
 
 
@@ -505,36 +613,9 @@ def _gen_moves(
     (all hands and the trick in progress) is the player's own. Returns the count.
     """
     n = 0
-    ww = cmask == mmask  # everybody tries to win tricks (else: everybody ducks)
-    my_team = (mmask >> player) & 1
-    team_mask = mmask if my_team else 15 ^ mmask
-    team_winning = pos > 0 and ((team_mask >> win_seat) & 1) == 1
-    # second hand: does the fourth hand (a teammate) beat the card winning now?
-    fourth_beats = (
-        pos == 1
-        and (team_mask >> ((player + 2) & 3)) & 1
-        and _can_beat(hands[(player + 2) & 3], win_card, lead_suit, trump)
-    )
-    last = (player + 1) & 3  # the fourth hand, for the third hand's choice
-    last_opp = not (team_mask >> last) & 1
     for s in range(4):
         lane_l = (legal >> (16 * s)) & LANE
-        if lane_l == 0:
-            continue
         lane_r = (rem >> (16 * s)) & LANE
-        my_len = popcount(lane_l)
-        top_rem = highest_index(lane_r)
-        holder_top = -1
-        suit_w = 0
-        if pos == 0:
-            for p in range(4):
-                if (hands[p] >> (16 * s + top_rem)) & 1:
-                    holder_top = p
-                if not (team_mask >> p) & 1:
-                    # the opponents' choices in this suit (a void one may discard anything):
-                    # leads that leave them few choices keep the search small (as DDS does)
-                    ln = popcount((hands[p] >> (16 * s)) & LANE)
-                    suit_w -= ln if ln else tl
         while lane_l:
             top = highest_index(lane_l)
             lane_l ^= 1 << top
@@ -549,69 +630,100 @@ def _gen_moves(
                     x = nx
                 else:
                     break
-            c = 16 * s + top
-            r = top
-            if pos == 0:
-                if ww:
-                    if top == top_rem:
-                        sc = 60 + my_len
-                        if trump >= 0 and s != trump:
-                            for p in range(4):
-                                opp = not (team_mask >> p) & 1
-                                if opp and ((hands[p] >> (16 * s)) & LANE) == 0 and (hands[p] >> (16 * trump)) & LANE:
-                                    sc -= 50
-                                    break
-                    elif holder_top >= 0 and (team_mask >> holder_top) & 1:
-                        sc = 50 - r
-                    else:
-                        sc = 20 - r + my_len
-                        nxt = (player + 1) & 3
-                        if trump >= 0 and s != trump and not (team_mask >> nxt) & 1:
-                            ruff = ((hands[nxt] >> (16 * s)) & LANE) == 0 and (hands[nxt] >> (16 * trump)) & LANE
-                            sc -= 30 if ruff else 0
-                else:
-                    sc = 30 - r
-                    if top == top_rem:
-                        sc -= 40
-            else:
-                wins = beats(c, win_card, trump)
-                if ww and pos == 2:
-                    # third hand: does the team take the trick once the fourth hand has played?
-                    best_seat = player if wins else win_seat
-                    q = _can_beat(hands[last], c if wins else win_card, lead_suit, trump)
-                    if ((team_mask >> best_seat) & 1 and not q) if last_opp else ((team_mask >> best_seat) & 1 or q):
-                        sc = 60 - r
-                        if s == trump and s != lead_suit:
-                            sc -= 10
-                    else:
-                        sc = -r
-                        if s != lead_suit:
-                            sc += my_len
-                elif ww and pos == 1 and wins and _safe_win(hands, player, c, lead_suit, trump, team_mask):
-                    sc = 60 - r
-                elif ww:
-                    if team_winning:
-                        sc = -r
-                        if s == trump and s != lead_suit:
-                            sc -= 50
-                    elif wins:
-                        sc = 50 - r
-                        if s == trump and s != lead_suit:
-                            sc -= 10
-                    else:
-                        sc = -r
-                        if s != lead_suit:
-                            sc += my_len
-                        elif fourth_beats:
-                            sc += 70  # second hand low when the fourth hand wins anyway
-                else:
-                    sc = r - 50 if wins else r
-            sc += 20 * suit_w
-            if c == tt_move:
-                sc += 1000
-            moves[n] = c
-            scores[n] = sc
+            moves[n] = 16 * s + top
             n += 1
+    if n < 2:
+        return n
+    ww = cmask == mmask  # everybody tries to win tricks (else: everybody ducks)
+    my_team = (mmask >> player) & 1
+    team_mask = mmask if my_team else 15 ^ mmask
+    team_winning = pos > 0 and ((team_mask >> win_seat) & 1) == 1
+    # second hand: does the fourth hand (a teammate) beat the card winning now?
+    fourth_beats = (
+        pos == 1
+        and (team_mask >> ((player + 2) & 3)) & 1
+        and _can_beat(hands[(player + 2) & 3], win_card, lead_suit, trump)
+    )
+    last = (player + 1) & 3  # the fourth hand, for the third hand's choice
+    last_opp = not (team_mask >> last) & 1
+    for k in range(n):
+        c = moves[k]
+        s = c >> 4
+        top = c & 15
+        r = top
+        lane_r = (rem >> (16 * s)) & LANE
+        my_len = popcount((legal >> (16 * s)) & LANE)
+        top_rem = highest_index(lane_r)
+        holder_top = -1
+        suit_w = 0
+        if pos == 0:
+            for p in range(4):
+                if (hands[p] >> (16 * s + top_rem)) & 1:
+                    holder_top = p
+                if not (team_mask >> p) & 1:
+                    # the opponents' choices in this suit (a void one may discard anything):
+                    # leads that leave them few choices keep the search small (as DDS does)
+                    ln = popcount((hands[p] >> (16 * s)) & LANE)
+                    suit_w -= ln if ln else tl
+        if pos == 0:
+            if ww:
+                if top == top_rem:
+                    sc = 60 + my_len
+                    if trump >= 0 and s != trump:
+                        for p in range(4):
+                            opp = not (team_mask >> p) & 1
+                            if opp and ((hands[p] >> (16 * s)) & LANE) == 0 and (hands[p] >> (16 * trump)) & LANE:
+                                sc -= 50
+                                break
+                elif holder_top >= 0 and (team_mask >> holder_top) & 1:
+                    sc = 50 - r
+                else:
+                    sc = 20 - r + my_len
+                    nxt = (player + 1) & 3
+                    if trump >= 0 and s != trump and not (team_mask >> nxt) & 1:
+                        ruff = ((hands[nxt] >> (16 * s)) & LANE) == 0 and (hands[nxt] >> (16 * trump)) & LANE
+                        sc -= 30 if ruff else 0
+            else:
+                sc = 30 - r
+                if top == top_rem:
+                    sc -= 40
+        else:
+            wins = beats(c, win_card, trump)
+            if ww and pos == 2:
+                # third hand: does the team take the trick once the fourth hand has played?
+                best_seat = player if wins else win_seat
+                q = _can_beat(hands[last], c if wins else win_card, lead_suit, trump)
+                if ((team_mask >> best_seat) & 1 and not q) if last_opp else ((team_mask >> best_seat) & 1 or q):
+                    sc = 60 - r
+                    if s == trump and s != lead_suit:
+                        sc -= 10
+                else:
+                    sc = -r
+                    if s != lead_suit:
+                        sc += my_len
+            elif ww and pos == 1 and wins and _safe_win(hands, player, c, lead_suit, trump, team_mask):
+                sc = 60 - r
+            elif ww:
+                if team_winning:
+                    sc = -r
+                    if s == trump and s != lead_suit:
+                        sc -= 50
+                elif wins:
+                    sc = 50 - r
+                    if s == trump and s != lead_suit:
+                        sc -= 10
+                else:
+                    sc = -r
+                    if s != lead_suit:
+                        sc += my_len
+                    elif fourth_beats:
+                        sc += 70  # second hand low when the fourth hand wins anyway
+            else:
+                sc = r - 50 if wins else r
+        sc += 20 * suit_w
+        if c == tt_move:
+            sc += 1000
+        scores[k] = sc
     # insertion sort, best first
     for i in range(1, n):
         mv = moves[i]
@@ -943,7 +1055,7 @@ def _search(
                 else:
                     thr = 1
                     high_means = True
-                n_mask = tt.shape[0] - 1
+                n_mask = _head_mask(tt, stats)
                 h0 = _tt_head(kw0, kw1b, n_mask)
                 present = ((tt[h0, 7] >> 32) & HEAD_MASK) | (tt[h0, 5] & ~HEAD_MASK)
                 nonempty = 0
@@ -1003,6 +1115,17 @@ def _search(
                 stats[3] += 1
                 scratch[2, ply, 0] = qrel
                 return False
+    if pos == 1 and cmask == mmask and hi >= tl:
+        is_max = (mmask >> player) & 1
+        need = lo if is_max else tl - lo + 1
+        if need == 1 or trump < 0:
+            qt, qrel = _second_hand_tricks(
+                hands, player, trump, lead_suit, win_card, win_seat, mmask if is_max else 15 ^ mmask, need
+            )
+            if qt >= need:
+                stats[3] += 1
+                scratch[2, ply, 0] = qrel
+                return is_max == 1
     moves = scratch[0, ply]
     scores = scratch[1, ply]
     legal = _legal(hands[player], lead_suit)
@@ -1170,7 +1293,7 @@ def dd_test(
     tl = popcount(hands[player])
     stats[5] += 1
     return _search(
-        hands,
+        borrowed(hands),
         trump,
         mmask,
         cmask,
@@ -1184,10 +1307,10 @@ def dd_test(
         win_card,
         win_seat,
         tmask,
-        tt,
+        borrowed(tt),
         use_tt,
-        scratch,
-        stats,
+        borrowed(scratch),
+        borrowed(stats),
     )
 
 
@@ -1225,7 +1348,7 @@ def dd_value(
             t = hi_b
         stats[5] += 1
         if _search(
-            hands,
+            borrowed(hands),
             trump,
             mmask,
             cmask,
@@ -1239,10 +1362,10 @@ def dd_value(
             win_card,
             win_seat,
             tmask,
-            tt,
+            borrowed(tt),
             use_tt,
-            scratch,
-            stats,
+            borrowed(scratch),
+            borrowed(stats),
         ):
             lo_b = t
             g = t + 1
