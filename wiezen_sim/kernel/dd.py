@@ -65,7 +65,7 @@ BIG = 99  # "no upper limit" for hi
 SCRATCH_PLIES = 64
 SCRATCH_MOVES = 16
 N_STATS = 13
-MIN_HEADS = 1 << 14  # chain heads of an empty table (grown with the entries, _tt_grow)
+MIN_HEADS = 1 << 16  # chain heads of an empty table (grown with the entries, _tt_grow)
 HEAD_MASK = 0xFFFFFFFF  # tt[:, 5] and tt[:, 7]: chain links in the low 32 bits, patterns above
 
 # per suit pattern (bit = suit), the 3-bit fields of those suits in a top-owners word
@@ -1212,7 +1212,8 @@ def _search(
             low = lowest_index(lane_rel) if lane_rel else 16
             if rk < low:
                 lowest_win |= low << (5 * su)
-    rel = _extend_rel(rel, legal, rem | trick_mask)
+    if n < popcount(legal):  # some equivalent cards were not searched
+        rel = _extend_rel(rel, legal, rem | trick_mask)
     if pos == 0:
         rel = _segment(rel, rem)
     scratch[2, ply, 0] = rel
