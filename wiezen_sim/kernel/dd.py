@@ -66,7 +66,6 @@ SCRATCH_PLIES = 64
 SCRATCH_MOVES = 16
 N_STATS = 13
 MIN_HEADS = 1 << 16  # chain heads of an empty table (grown with the entries, _tt_grow)
-HEAD_MASK = 0xFFFFFFFF  # tt[:, 5] and tt[:, 7]: chain links in the low 32 bits, patterns above
 
 # per suit pattern (bit = suit), the 3-bit fields of those suits in a top-owners word
 _PAT_OWNER_MASK = np.array([sum(7 << (3 * s) for s in range(4) if pat >> s & 1) for pat in range(16)], dtype=np.int64)
@@ -115,13 +114,14 @@ def new_stats():
 #   owner bits: ``pext(hand1 | hand3, remaining) & segment`` and
 #             ``pext(hand2 | hand3, remaining) & segment`` — the 2-bit owner of each
 #             relevant card.
-# tt[i, 5] = the next entry of its hash chain + 1 (0: end of chain) in the low 32 bits;
+# tt[i, 5] = the next entry of its hash chain + 1 (0: end of chain);
 # tt[i, 6] = lower bound | upper bound << 8 | (best lead + 1) << 16: the bounds are on
 #   the counted tricks of the canonical question, the best lead is ``suit * 16 + number
-#   of remaining cards above it`` (0: none);
-# tt[h, 7] = per hash value h: the first entry of its chain + 1 in the low 32 bits;
-# the high 32 bits of tt[h, 7] and of tt[h, 5] = bits 0-31 and 32-63 of the codes
-#   (bit code % 64) stored for the questions whose code-free key ``kw1 & 0xFFF`` hashes to h.
+#   of remaining cards above it`` (0: none).
+# Entries fill rows 0, 1, ... up to 7/8 of the table; the last eighth holds the chain
+# heads, 4 hash values h to a row: tt[n - 1 - h // 4, 2 * (h % 4)] = the first entry of
+# the chain of h + 1, and the word after it = the codes (bit code % 64) stored for the
+# questions whose code-free key ``kw1 & 0xFFF`` hashes to h.
 
 
 @njit(cache=True, inline="always")
@@ -200,19 +200,20 @@ def _tt_store(tt, stats, kw0, kw1, seg_m, c0, c1, tl, set_lb, value, move):
 
     A full entry pool first drops its entries with the fewest tricks left (``_tt_prune``).
     """
+    n = tt.shape[0]
     h = _entry_head(kw0, kw1, c0, c1, _head_mask(tt, stats))
     p0 = c0 & seg_m
     p1 = c1 & seg_m
     slot = -1
-    idx = tt[h, 7] & HEAD_MASK
+    idx = tt[n - 1 - (h >> 2), 2 * (h & 3)]
     while idx:
         i = idx - 1
         if tt[i, 0] == kw0 and tt[i, 1] == kw1 and tt[i, 2] == seg_m and tt[i, 3] == p0 and tt[i, 4] == p1:
             slot = i
             break
-        idx = tt[i, 5] & HEAD_MASK
+        idx = tt[i, 5]
     if slot < 0:
-        if stats[8] >= tt.shape[0]:
+        if stats[8] >= n - n // 8:
             _tt_prune(tt, stats)
         slot = stats[8]
         stats[8] += 1
@@ -222,7 +223,7 @@ def _tt_store(tt, stats, kw0, kw1, seg_m, c0, c1, tl, set_lb, value, move):
         tt[slot, 3] = p0
         tt[slot, 4] = p1
         tt[slot, 6] = tl << 8  # lower bound 0, upper bound tl, no best lead
-        if 4 * stats[8] > _head_mask(tt, stats) + 1 < tt.shape[0]:
+        if 4 * stats[8] > _head_mask(tt, stats) + 1 < n // 2:
             _tt_grow(tt, stats)
         else:
             _tt_link(tt, slot, _head_mask(tt, stats))
@@ -239,24 +240,24 @@ def _tt_store(tt, stats, kw0, kw1, seg_m, c0, c1, tl, set_lb, value, move):
 
 @njit(cache=True, inline="always")
 def _head_mask(tt, stats):
-    """Hash mask of the chain heads in use: rows ``0 .. mask`` hold them (``stats[12]`` doublings
-    of ``MIN_HEADS``, at most the table's rows)."""
-    return (min(MIN_HEADS, tt.shape[0]) << stats[12]) - 1
+    """Hash mask of the chain heads in use (``MIN_HEADS`` doubled ``stats[12]`` times, at
+    most half the table's rows)."""
+    return (min(MIN_HEADS, tt.shape[0] // 2) << stats[12]) - 1
 
 
 @njit(cache=True)
 def _tt_grow(tt, stats):
     """Double the chain heads and link every entry again.
 
-    The heads live in the first rows of the table, where the entries are also stored
-    first; keeping them as few as the entries (not one per row of the whole table) keeps
-    a lookup's memory reads within a few MB instead of scattered over hundreds of MB.
+    Keeping the heads about as few as the entries (4 per entry), packed 4 to a row at
+    the end of the table, keeps a lookup's reads of them within a few hundred kB
+    instead of scattered over the whole table.
     """
     stats[12] += 1
     n_mask = _head_mask(tt, stats)
-    for h in range(n_mask + 1):
-        tt[h, 7] = 0
-        tt[h, 5] &= HEAD_MASK
+    n = tt.shape[0]
+    for r in range(n - 1 - (n_mask >> 2), n):
+        tt[r, :] = 0
     for i in range(stats[8]):
         _tt_link(tt, i, n_mask)
 
@@ -264,19 +265,15 @@ def _tt_grow(tt, stats):
 @njit(cache=True)
 def _tt_link(tt, slot, n_mask):
     """Put the entry in row ``slot`` at the head of its chain and mark its code as stored."""
+    n = tt.shape[0]
     kw0 = tt[slot, 0]
     kw1 = tt[slot, 1]
     h = _entry_head(kw0, kw1, tt[slot, 3], tt[slot, 4], n_mask)
-    tt[slot, 5] = (tt[slot, 5] & ~HEAD_MASK) | (tt[h, 7] & HEAD_MASK)
-    tt[h, 7] = (tt[h, 7] & ~HEAD_MASK) | (slot + 1)
-    # which codes are stored for the question: bit code % 64, in the high halves of
-    # tt[h0, 7] (bits 0-31) and tt[h0, 5] (bits 32-63)
+    tt[slot, 5] = tt[n - 1 - (h >> 2), 2 * (h & 3)]
+    tt[n - 1 - (h >> 2), 2 * (h & 3)] = slot + 1
+    # which codes are stored for the question: bit code % 64 of the code word of its head
     h0 = _tt_head(kw0, kw1 & 0xFFF, n_mask)
-    b = (kw1 >> 12) & 63
-    if b < 32:
-        tt[h0, 7] |= 1 << (32 + b)
-    else:
-        tt[h0, 5] |= 1 << b
+    tt[n - 1 - (h0 >> 2), 2 * (h0 & 3) + 1] |= 1 << ((kw1 >> 12) & 63)
 
 
 @njit(cache=True)
@@ -304,7 +301,7 @@ def _tt_prune(tt, stats):
                 tt[j, col] = tt[i, col]
             j += 1
     stats[8] = j
-    while 4 * stats[8] > _head_mask(tt, stats) + 1 < tt.shape[0]:
+    while 4 * stats[8] > _head_mask(tt, stats) + 1 < tt.shape[0] // 2:
         stats[12] += 1
     n_mask = _head_mask(tt, stats)
     for i in range(j):
@@ -326,14 +323,15 @@ def tt_clear(tt, stats):
     Costs time in proportion to the entries stored, not to the table size (a search
     of a few thousand nodes must not pay for zeroing a table of hundreds of MB).
     """
+    n = tt.shape[0]
     n_mask = _head_mask(tt, stats)
     for i in range(stats[8]):
         kw0 = tt[i, 0]
         kw1 = tt[i, 1]
-        tt[_entry_head(kw0, kw1, tt[i, 3], tt[i, 4], n_mask), 7] = 0
+        h = _entry_head(kw0, kw1, tt[i, 3], tt[i, 4], n_mask)
+        tt[n - 1 - (h >> 2), 2 * (h & 3)] = 0
         h0 = _tt_head(kw0, kw1 & 0xFFF, n_mask)
-        tt[h0, 7] = 0
-        tt[h0, 5] &= HEAD_MASK
+        tt[n - 1 - (h0 >> 2), 2 * (h0 & 3) + 1] = 0
     stats[8] = 0
     stats[12] = 0
 
@@ -1056,8 +1054,9 @@ def _search(
                     thr = 1
                     high_means = True
                 n_mask = _head_mask(tt, stats)
+                n_rows = tt.shape[0]
                 h0 = _tt_head(kw0, kw1b, n_mask)
-                present = ((tt[h0, 7] >> 32) & HEAD_MASK) | (tt[h0, 5] & ~HEAD_MASK)
+                present = tt[n_rows - 1 - (h0 >> 2), 2 * (h0 & 3) + 1]
                 nonempty = 0
                 for su in range(4):
                     if (rem >> (16 * su)) & LANE:
@@ -1072,11 +1071,12 @@ def _search(
                             code += 64
                             continue
                         kw1 = kw1b | (code << 12) | ((owners & _PAT_OWNER_MASK[suits]) << 19)
-                        idx = tt[_entry_head(kw0, kw1, c0, c1, n_mask), 7] & HEAD_MASK
+                        h = _entry_head(kw0, kw1, c0, c1, n_mask)
+                        idx = tt[n_rows - 1 - (h >> 2), 2 * (h & 3)]
                         code += 64
                         while idx:
                             i = idx - 1
-                            idx = tt[i, 5] & HEAD_MASK
+                            idx = tt[i, 5]
                             stats[6] += 1
                             if tt[i, 0] != kw0 or tt[i, 1] != kw1:
                                 continue
