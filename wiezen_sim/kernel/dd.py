@@ -29,16 +29,19 @@ highest trump; a side that can
 never win a trick again; the last trick evaluated directly; move ordering by simple
 card-play heuristics with the table's best lead first.
 
-State arrays (allocated by the caller, passed down, never reallocated):
-    hands:   int64[4] — ``hands[seat]`` = mask of cards still held (modified during the
-             search and restored before returning).
+State arrays (allocated by the caller, passed down, never reallocated; as few as
+possible, since every recursive call passes each array's whole descriptor):
+    hands:   int64[4] — ``hands[seat]`` = mask of cards still held. The entry points copy
+             it into the scratch array, where the search modifies it and restores it
+             before returning.
     trick:   int64[4] — cards played to the current trick, in order from its leader.
     tt:      int64[n_entries, 8] — the transposition table (layout in the table section
-             below); ``n_entries`` is a power of two. One array, so that a recursive
-             call passes one array descriptor instead of five.
-    scratch: int64[3, 64, 16] — per search ply the candidate cards ``[0, ply, :]``,
+             below); ``n_entries`` is a power of two.
+    scratch: int64[4, 64, 16] — per search ply the candidate cards ``[0, ply, :]``,
              their ordering scores ``[1, ply, :]`` and, in ``[2, ply, 0]``, the mask of
-             the cards that decided the result of the node at that ply.
+             the cards that decided the result of the node at that ply; the hands in
+             ``[STATE, HANDS, :4]`` and the statistics in ``[STATE, STATS, :N_STATS]``
+             (the solver reads them through a view of that row).
     stats:   int64[13] — counters ``[nodes, tt hits, tt stores, quick-trick cutoffs,
              top-trump cutoffs, searches, table probes, trick nodes (searches at a trick's
              start, the count DDS reports as nodes)]``, the table's state ``[entries
@@ -65,6 +68,9 @@ BIG = 99  # "no upper limit" for hi
 SCRATCH_PLIES = 64
 SCRATCH_MOVES = 16
 N_STATS = 13
+STATE = 3  # scratch[STATE, HANDS, :4] = the hands, scratch[STATE, STATS, :N_STATS] = the statistics
+HANDS = 0
+STATS = 1
 MIN_HEADS = 1 << 16  # chain heads of an empty table (grown with the entries, _tt_grow)
 
 # per suit pattern (bit = suit), the 3-bit fields of those suits in a top-owners word
@@ -79,14 +85,8 @@ _CODE_SUITS = np.array([sum(1 << s for s in range(4) if st[s]) for st in _STATES
 
 @njit(cache=True)
 def new_scratch():
-    """Scratch array of one search (int64[3, 64, 16], layout in the module docstring)."""
-    return np.zeros((3, SCRATCH_PLIES, SCRATCH_MOVES), dtype=np.int64)
-
-
-@njit(cache=True)
-def new_stats():
-    """Zeroed statistics counters and table state (int64[N_STATS], layout in the module docstring)."""
-    return np.zeros(N_STATS, dtype=np.int64)
+    """Zeroed scratch array of one solver (int64[4, 64, 16], layout in the module docstring)."""
+    return np.zeros((4, SCRATCH_PLIES, SCRATCH_MOVES), dtype=np.int64)
 
 
 # ---------------------------------------------------------------- transposition table
@@ -790,12 +790,10 @@ def _legal(hand, lead_suit):
 # not survive numba's on-disk cache (segfault on reload).
 _I64 = types.int64
 _SEARCH_SIG = types.boolean(
-    types.int64[::1],  # hands
     _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64,  # trump .. trick_mask
     types.int64[:, ::1],  # tt
     _I64,  # use_tt
-    types.int64[:, :, ::1],  # scratch
-    types.int64[::1],  # stats
+    types.int64[:, :, ::1],  # scratch (with the hands and the statistics)
 )  # fmt: skip
 
 
@@ -880,7 +878,6 @@ def _forced_win(hands, leader, group):
 
 @njit(_SEARCH_SIG, cache=True)
 def _search(
-    hands,
     trump,
     mmask,
     cmask,
@@ -897,7 +894,6 @@ def _search(
     tt,
     use_tt,
     scratch,
-    stats,
 ):
     """Can the maximisers make the counted tricks from here land in [lo, hi]?
 
@@ -905,7 +901,10 @@ def _search(
     to it; ``lead_suit``/``win_card``/``win_seat`` describe it (-1 when pos == 0);
     ``trick_mask`` = its cards. Returns a bool and leaves in ``scratch[2, ply, 0]`` the
     cards that decided it (see the transposition-table notes); ``hands`` is restored.
+    The hands and the statistics are rows of ``scratch`` (fewer arguments to pass).
     """
+    hands = scratch[STATE, HANDS]
+    stats = scratch[STATE, STATS]
     stats[0] += 1
     # typed (not literal) constants for the recursive calls: a literal argument would
     # make numba type a second copy of this function
@@ -1165,20 +1164,20 @@ def _search(
         hands[player] ^= bit
         if pos == 0:
             r = _search(
-                hands, trump, mmask, cmask, lo, hi, tl, ply + 1, pos + 1, leader, c >> 4, c, player, bit,
-                tt, use_tt, scratch, stats,
+                trump, mmask, cmask, lo, hi, tl, ply + 1, pos + 1, leader, c >> 4, c, player, bit,
+                tt, use_tt, scratch,
             )  # fmt: skip
             crel = scratch[2, ply + 1, 0]
         elif pos < 3:
             if beats(c, win_card, trump):
                 r = _search(
-                    hands, trump, mmask, cmask, lo, hi, tl, ply + 1, pos + 1, leader, lead_suit, c, player,
-                    trick_mask | bit, tt, use_tt, scratch, stats,
+                    trump, mmask, cmask, lo, hi, tl, ply + 1, pos + 1, leader, lead_suit, c, player,
+                    trick_mask | bit, tt, use_tt, scratch,
                 )  # fmt: skip
             else:
                 r = _search(
-                    hands, trump, mmask, cmask, lo, hi, tl, ply + 1, pos + 1, leader, lead_suit, win_card, win_seat,
-                    trick_mask | bit, tt, use_tt, scratch, stats,
+                    trump, mmask, cmask, lo, hi, tl, ply + 1, pos + 1, leader, lead_suit, win_card, win_seat,
+                    trick_mask | bit, tt, use_tt, scratch,
                 )  # fmt: skip
             crel = scratch[2, ply + 1, 0]
         else:
@@ -1190,9 +1189,9 @@ def _search(
                 wc = win_card
             got = (cmask >> ws) & 1
             r = _search(
-                hands, trump, mmask, cmask, lo - got, hi - got, tl - 1, ply + 1, zero, ws, no_card, no_card, no_card,
+                trump, mmask, cmask, lo - got, hi - got, tl - 1, ply + 1, zero, ws, no_card, no_card, no_card,
                 zero,
-                tt, use_tt, scratch, stats,
+                tt, use_tt, scratch,
             )  # fmt: skip
             crel = scratch[2, ply + 1, 0]
             # the winning card decided the trick if it beat another card of its suit
@@ -1282,7 +1281,6 @@ def dd_test(
     tt,
     use_tt,
     scratch,
-    stats,
 ):
     """Can the seats in ``mmask`` make the tricks of ``cmask`` from here land in [lo, hi]?
 
@@ -1292,9 +1290,9 @@ def dd_test(
     lead_suit, win_card, win_seat, tmask = _trick_state(trick, n_trick, leader, trump)
     player = (leader + n_trick) & 3
     tl = popcount(hands[player])
-    stats[5] += 1
+    scratch[STATE, HANDS, :4] = hands
+    scratch[STATE, STATS, 5] += 1
     return _search(
-        borrowed(hands),
         trump,
         mmask,
         cmask,
@@ -1311,7 +1309,6 @@ def dd_test(
         borrowed(tt),
         use_tt,
         borrowed(scratch),
-        borrowed(stats),
     )
 
 
@@ -1328,7 +1325,6 @@ def dd_value(
     tt,
     use_tt,
     scratch,
-    stats,
 ):
     """Minimax number of ``cmask`` tricks from here when ``mmask`` maximises them.
 
@@ -1338,6 +1334,7 @@ def dd_value(
     lead_suit, win_card, win_seat, tmask = _trick_state(trick, n_trick, leader, trump)
     player = (leader + n_trick) & 3
     tl = popcount(hands[player])
+    scratch[STATE, HANDS, :4] = hands
     lo_b = 0
     hi_b = tl
     g = guess
@@ -1347,9 +1344,8 @@ def dd_value(
             t = lo_b + 1
         if t > hi_b:
             t = hi_b
-        stats[5] += 1
+        scratch[STATE, STATS, 5] += 1
         if _search(
-            borrowed(hands),
             trump,
             mmask,
             cmask,
@@ -1366,7 +1362,6 @@ def dd_value(
             borrowed(tt),
             use_tt,
             borrowed(scratch),
-            borrowed(stats),
         ):
             lo_b = t
             g = t + 1
@@ -1390,7 +1385,6 @@ def dd_solve(
     tt,
     use_tt,
     scratch,
-    stats,
 ):
     """Solve a position for ``side`` (seat mask) under an objective.
 
@@ -1414,7 +1408,6 @@ def dd_solve(
             tt,
             use_tt,
             scratch,
-            stats,
         )
     if objective == OBJ_MIN:
         return tl - dd_value(
@@ -1429,7 +1422,6 @@ def dd_solve(
             tt,
             use_tt,
             scratch,
-            stats,
         )
     ok = dd_test(
         hands,
@@ -1444,7 +1436,6 @@ def dd_solve(
         tt,
         use_tt,
         scratch,
-        stats,
     )
     return 1 if ok else 0
 
@@ -1462,7 +1453,6 @@ def dd_card_values(
     tt,
     use_tt,
     scratch,
-    stats,
     out,
 ):
     """Value of every legal card of the player to move, written to ``out`` (int64[64]).
@@ -1510,7 +1500,6 @@ def dd_card_values(
                 tt,
                 use_tt,
                 scratch,
-                stats,
             )
         else:
             _ls, _wc, ws, _ = _trick_state(t2, 4, leader, trump)
@@ -1529,7 +1518,6 @@ def dd_card_values(
                     tt,
                     use_tt,
                     scratch,
-                    stats,
                 )
                 v = 1 if ok else 0
             elif tl == 1:
@@ -1548,7 +1536,6 @@ def dd_card_values(
                     tt,
                     use_tt,
                     scratch,
-                    stats,
                 )
         hands[player] ^= 1 << c
         out[c] = v

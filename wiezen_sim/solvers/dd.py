@@ -253,7 +253,7 @@ class DDSolver:
         # layout: see the module docstring of wiezen_sim.kernel.dd
         self.tt = np.zeros((n, 8), dtype=np.int64)
         self.scratch = _k.new_scratch()
-        self.stats = _k.new_stats()
+        self.stats = self.scratch[_k.STATE, _k.STATS, : _k.N_STATS]  # a view: the kernel counts in the scratch array
         self.use_tt = 1 if use_tt else 0
         self.keep_table = keep_table
         if node_limit is not None and node_limit < 1:
@@ -296,7 +296,7 @@ class DDSolver:
     def _run(self, kernel, *args, extra: tuple = ()):
         """Call a kernel search with this solver's table, within ``node_limit``."""
         self.stats[10] = self.stats[7] + self.node_limit if self.node_limit else 0
-        v = kernel(*args, self.tt, self.use_tt, self.scratch, self.stats, *extra)
+        v = kernel(*args, self.tt, self.use_tt, self.scratch, *extra)
         if self.stats[11]:
             self.stats[11] = 0
             self.limit_hits += 1
