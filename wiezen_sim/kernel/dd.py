@@ -118,10 +118,11 @@ def new_scratch():
 # tt[i, 6] = lower bound | upper bound << 8 | (best lead + 1) << 16: the bounds are on
 #   the counted tricks of the canonical question, the best lead is ``suit * 16 + number
 #   of remaining cards above it`` (0: none).
-# Entries fill rows 0, 1, ... up to 7/8 of the table; the last eighth holds the chain
-# heads, 4 hash values h to a row: tt[n - 1 - h // 4, 2 * (h % 4)] = the first entry of
-# the chain of h + 1, and the word after it = the codes (bit code % 64) stored for the
-# questions whose code-free key ``kw1 & 0xFFF`` hashes to h.
+# Entries fill rows 0, 1, ... up to 15/16 of the table; the last sixteenth holds the
+# chain heads (at most a quarter as many as rows), 4 hash values h to a row:
+# tt[n - 1 - h // 4, 2 * (h % 4)] = the first entry of the chain of h + 1, and the word
+# after it = the codes (bit code % 64) stored for the questions whose code-free key
+# ``kw1 & 0xFFF`` hashes to h.
 
 
 @njit(cache=True, inline="always")
@@ -213,7 +214,7 @@ def _tt_store(tt, stats, kw0, kw1, seg_m, c0, c1, tl, set_lb, value, move):
             break
         idx = tt[i, 5]
     if slot < 0:
-        if stats[8] >= n - n // 8:
+        if stats[8] >= n - n // 16:
             _tt_prune(tt, stats)
         slot = stats[8]
         stats[8] += 1
@@ -223,7 +224,7 @@ def _tt_store(tt, stats, kw0, kw1, seg_m, c0, c1, tl, set_lb, value, move):
         tt[slot, 3] = p0
         tt[slot, 4] = p1
         tt[slot, 6] = tl << 8  # lower bound 0, upper bound tl, no best lead
-        if 4 * stats[8] > _head_mask(tt, stats) + 1 < n // 2:
+        if 4 * stats[8] > _head_mask(tt, stats) + 1 < n // 4:
             _tt_grow(tt, stats)
         else:
             _tt_link(tt, slot, _head_mask(tt, stats))
@@ -241,8 +242,8 @@ def _tt_store(tt, stats, kw0, kw1, seg_m, c0, c1, tl, set_lb, value, move):
 @njit(cache=True, inline="always")
 def _head_mask(tt, stats):
     """Hash mask of the chain heads in use (``MIN_HEADS`` doubled ``stats[12]`` times, at
-    most half the table's rows)."""
-    return (min(MIN_HEADS, tt.shape[0] // 2) << stats[12]) - 1
+    most a quarter of the table's rows)."""
+    return (min(MIN_HEADS, tt.shape[0] // 4) << stats[12]) - 1
 
 
 @njit(cache=True)
@@ -301,7 +302,7 @@ def _tt_prune(tt, stats):
                 tt[j, col] = tt[i, col]
             j += 1
     stats[8] = j
-    while 4 * stats[8] > _head_mask(tt, stats) + 1 < tt.shape[0] // 2:
+    while 4 * stats[8] > _head_mask(tt, stats) + 1 < tt.shape[0] // 4:
         stats[12] += 1
     n_mask = _head_mask(tt, stats)
     for i in range(j):
