@@ -37,6 +37,7 @@ STRAINS = (0, 1, 2, 3, -1)
 sys.path.insert(0, str(ROOT))
 
 from tests.conftest import load_dds_tables as load  # noqa: E402  (one parser of DDS hands files)
+from wiezen_sim.analysis.experiment import git_commit  # noqa: E402
 
 _COMPILE_SNIPPET = """
 import time
@@ -149,6 +150,7 @@ def main(argv: list[str] | None = None) -> int:
         "machine": {"platform": platform.platform(), "processor": platform.processor() or platform.machine(),
                     "cpu_count": os.cpu_count(), "python": platform.python_version()},
         "versions": {"numba": numba.__version__, "numpy": np.__version__, "endplay": endplay.__version__},
+        "git_commit": git_commit(),
         "threads": 1,
         "deals_file": "tests/data/dds/list1000.txt",
         "deal_indices": idx,
