@@ -341,15 +341,15 @@ def tt_clear(tt, stats):
 
 
 @njit(cache=True)
-def _cash_line(hands, leader, trump, team, th, transfer_first):
+def _cash_line(hands, leader, trump, team, scratch, ply, transfer_first):
     """One line of cashing for :func:`_cash_tricks`; returns ``(tricks, decisive cards)``."""
     otop = 0  # per opponent seat and suit 4 bits: its highest rank there at the start (0 = none)
     olen = 0  # per opponent seat and suit 4 bits: cards it can still hold
     for p in range(4):
         if (team >> p) & 1:
-            th[p] = hands[p]
+            scratch[2, ply, 4 + p] = hands[p]
         else:
-            th[p] = 0
+            scratch[2, ply, 4 + p] = 0
             for s in range(4):
                 lane = (hands[p] >> (16 * s)) & LANE
                 if lane:
@@ -358,14 +358,14 @@ def _cash_line(hands, leader, trump, team, th, transfer_first):
     x = leader
     tricks = 0
     rel = 0
-    while th[x]:
+    while scratch[2, ply, 4 + x]:
         lead = -1
         winner_seat = -1
         bar = -1
         for step in range(2):
             transfer = (step == 0) == transfer_first
             for s in range(4):
-                mine = (th[x] >> (16 * s)) & LANE
+                mine = (scratch[2, ply, 4 + x] >> (16 * s)) & LANE
                 if mine == 0:
                     continue
                 # never lead a side suit in which an opponent holding a trump is void;
@@ -387,7 +387,7 @@ def _cash_line(hands, leader, trump, team, th, transfer_first):
                     low = lowest_index(mine)
                     for p in range(4):
                         if p != x and (team >> p) & 1:
-                            lane = (th[p] >> (16 * s)) & LANE
+                            lane = (scratch[2, ply, 4 + p] >> (16 * s)) & LANE
                             if lane and highest_index(lane) > bar and highest_index(lane) > low:
                                 lead = 16 * s + low
                                 winner_seat = p
@@ -404,14 +404,14 @@ def _cash_line(hands, leader, trump, team, th, transfer_first):
         if lead < 0:
             break
         s = lead >> 4
-        th[x] ^= 1 << lead
+        scratch[2, ply, 4 + x] ^= 1 << lead
         best = lead
         best_seat = x
         played = 1 << lead
         for i in range(1, 4):
             p = (x + i) & 3
             if (team >> p) & 1:
-                lane = (th[p] >> (16 * s)) & LANE
+                lane = (scratch[2, ply, 4 + p] >> (16 * s)) & LANE
                 if lane:
                     c = 16 * s + (highest_index(lane) if p == winner_seat else lowest_index(lane))
                 else:
@@ -419,12 +419,12 @@ def _cash_line(hands, leader, trump, team, th, transfer_first):
                     su_d = trump
                     ln_d = 0
                     for su in range(4):
-                        ln_ = popcount((th[p] >> (16 * su)) & LANE)
+                        ln_ = popcount((scratch[2, ply, 4 + p] >> (16 * su)) & LANE)
                         if su != trump and ln_ > ln_d:
                             su_d = su
                             ln_d = ln_
-                    c = 16 * su_d + lowest_index((th[p] >> (16 * su_d)) & LANE)
-                th[p] ^= 1 << c
+                    c = 16 * su_d + lowest_index((scratch[2, ply, 4 + p] >> (16 * su_d)) & LANE)
+                scratch[2, ply, 4 + p] ^= 1 << c
                 played |= 1 << c
                 if beats(c, best, trump):
                     best = c
@@ -443,7 +443,7 @@ def _cash_line(hands, leader, trump, team, th, transfer_first):
 
 
 @njit(cache=True)
-def _cash_tricks(hands, leader, trump, team, th, need):
+def _cash_tricks(hands, leader, trump, team, scratch, ply, need):
     """Tricks the leader's team can take in a row from here, whatever the others do.
 
     Two lines of play are played out: the team member on lead cashes its highest card
@@ -454,8 +454,8 @@ def _cash_tricks(hands, leader, trump, team, th, need):
     ``team``) that may still hold a card of its suit. Side suits in which an opponent
     who still holds a trump is void are never led. Neither line depends on how the
     opponents play, so the better count is a lower bound on the team's tricks; the
-    winning cards whose rank the line needs are returned with it. ``th`` is int64[>= 4]
-    scratch for the team's hands. Only a count of at least ``need`` matters: the lines
+    winning cards whose rank the line needs are returned with it. The team's hands are
+    played out in ``scratch[2, ply, 4:8]``. Only a count of at least ``need`` matters: the lines
     are not played out when a cheap bound (per suit in which the team holds a card above
     every opponent's, its longest holding) is below it, and the second line only when
     the first falls short. Returns ``(tricks, decisive cards)``, ``(0, 0)`` when skipped.
@@ -477,10 +477,10 @@ def _cash_tricks(hands, leader, trump, team, th, need):
             bound += longest
     if bound < need:
         return 0, 0
-    a, rel_a = _cash_line(hands, leader, trump, team, th, False)
+    a, rel_a = _cash_line(hands, leader, trump, team, scratch, ply, False)
     if a >= need:
         return a, rel_a
-    b, rel_b = _cash_line(hands, leader, trump, team, th, True)
+    b, rel_b = _cash_line(hands, leader, trump, team, scratch, ply, True)
     if b > a:
         return b, rel_b
     return a, rel_a
@@ -603,10 +603,12 @@ def _gen_moves(
     mmask,
     cmask,
     tt_move,
-    moves,
-    scores,
+    scratch,
+    ply,
 ):
-    """Write one card per sequence of equivalent legal cards, ordered best-first.
+    """Write one card per sequence of equivalent legal cards, ordered best-first, to
+    ``scratch[0, ply, :]`` (their ordering scores to ``scratch[1, ply, :]``; indexed in
+    place, not through row views, which numba would reference-count).
 
     Two cards of the player are equivalent when every remaining card between them
     (all hands and the trick in progress) is the player's own. Returns the count.
@@ -629,7 +631,7 @@ def _gen_moves(
                     x = nx
                 else:
                     break
-            moves[n] = 16 * s + top
+            scratch[0, ply, n] = 16 * s + top
             n += 1
     if n < 2:
         return n
@@ -646,7 +648,7 @@ def _gen_moves(
     last = (player + 1) & 3  # the fourth hand, for the third hand's choice
     last_opp = not (team_mask >> last) & 1
     for k in range(n):
-        c = moves[k]
+        c = scratch[0, ply, k]
         s = c >> 4
         top = c & 15
         r = top
@@ -722,18 +724,18 @@ def _gen_moves(
         sc += 20 * suit_w
         if c == tt_move:
             sc += 1000
-        scores[k] = sc
+        scratch[1, ply, k] = sc
     # insertion sort, best first
     for i in range(1, n):
-        mv = moves[i]
-        sv = scores[i]
+        mv = scratch[0, ply, i]
+        sv = scratch[1, ply, i]
         j = i - 1
-        while j >= 0 and scores[j] < sv:
-            moves[j + 1] = moves[j]
-            scores[j + 1] = scores[j]
+        while j >= 0 and scratch[1, ply, j] < sv:
+            scratch[0, ply, j + 1] = scratch[0, ply, j]
+            scratch[1, ply, j + 1] = scratch[1, ply, j]
             j -= 1
-        moves[j + 1] = mv
-        scores[j + 1] = sv
+        scratch[0, ply, j + 1] = mv
+        scratch[1, ply, j + 1] = sv
     return n
 
 
@@ -1104,13 +1106,13 @@ def _search(
     # quick tricks of the side on lead (after the table: a table hit is cheaper)
     if pos == 0 and one_sided and cmask == mmask:
         if (mmask >> leader) & 1:
-            qt, qrel = _cash_tricks(hands, leader, trump, mmask, scratch[2, ply, 4:], lo)
+            qt, qrel = _cash_tricks(hands, leader, trump, mmask, scratch, ply, lo)
             if qt >= lo:
                 stats[3] += 1
                 scratch[2, ply, 0] = qrel
                 return True
         else:
-            qt, qrel = _cash_tricks(hands, leader, trump, 15 ^ mmask, scratch[2, ply, 4:], tl - lo + 1)
+            qt, qrel = _cash_tricks(hands, leader, trump, 15 ^ mmask, scratch, ply, tl - lo + 1)
             if tl - qt < lo:
                 stats[3] += 1
                 scratch[2, ply, 0] = qrel
@@ -1126,8 +1128,6 @@ def _search(
                 stats[3] += 1
                 scratch[2, ply, 0] = qrel
                 return is_max == 1
-    moves = scratch[0, ply]
-    scores = scratch[1, ply]
     legal = _legal(hands[player], lead_suit)
     n = _gen_moves(
         hands,
@@ -1144,8 +1144,8 @@ def _search(
         mmask,
         cmask,
         tt_move,
-        moves,
-        scores,
+        scratch,
+        ply,
     )
     is_max = (mmask >> player) & 1
     result = not is_max
@@ -1155,7 +1155,7 @@ def _search(
     # (0 = not set yet; ranks are 2..14, 16 = none of them)
     lowest_win = 0
     for i in range(n):
-        c = moves[i]
+        c = scratch[0, ply, i]
         su = c >> 4
         rk = c & 15
         lw = (lowest_win >> (5 * su)) & 31
