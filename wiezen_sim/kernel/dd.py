@@ -224,7 +224,7 @@ def _tt_store(tt, stats, kw0, kw1, seg_m, c0, c1, tl, set_lb, value, move):
         tt[slot, 3] = p0
         tt[slot, 4] = p1
         tt[slot, 6] = tl << 8  # lower bound 0, upper bound tl, no best lead
-        if 4 * stats[8] > _head_mask(tt, stats) + 1 < n // 4:
+        if _heads_short(tt, stats):
             _tt_grow(tt, stats)
         else:
             _tt_link(tt, slot, _head_mask(tt, stats))
@@ -244,6 +244,12 @@ def _head_mask(tt, stats):
     """Hash mask of the chain heads in use (``MIN_HEADS`` doubled ``stats[12]`` times, at
     most a quarter of the table's rows)."""
     return (min(MIN_HEADS, tt.shape[0] // 4) << stats[12]) - 1
+
+
+@njit(cache=True, inline="always")
+def _heads_short(tt, stats):
+    """Fewer than 4 chain heads per entry, and the heads may still double."""
+    return 4 * stats[8] > _head_mask(tt, stats) + 1 < tt.shape[0] // 4
 
 
 @njit(cache=True)
@@ -302,7 +308,7 @@ def _tt_prune(tt, stats):
                 tt[j, col] = tt[i, col]
             j += 1
     stats[8] = j
-    while 4 * stats[8] > _head_mask(tt, stats) + 1 < tt.shape[0] // 4:
+    while _heads_short(tt, stats):
         stats[12] += 1
     n_mask = _head_mask(tt, stats)
     for i in range(j):
@@ -587,6 +593,21 @@ def _safe_win(hands, player, card, lead_suit, trump, team_mask):
     return True
 
 
+@njit(cache=True, inline="always")
+def _sequence_low(top, lane_l, lane_r):
+    """The lowest card of the sequence that starts at ``top`` among a player's cards of one
+    suit (``lane_l``; every remaining card ``lane_r`` between two of its cards is the
+    player's), and ``lane_l`` without the sequence."""
+    lane_l ^= 1 << top
+    x = top
+    while True:
+        below = lane_r & ((1 << x) - 1)
+        if below == 0 or not (lane_l >> highest_index(below)) & 1:
+            return x, lane_l
+        x = highest_index(below)
+        lane_l ^= 1 << x
+
+
 @njit(cache=True)
 def _gen_moves(
     hands,
@@ -619,18 +640,7 @@ def _gen_moves(
         lane_r = (rem >> (16 * s)) & LANE
         while lane_l:
             top = highest_index(lane_l)
-            lane_l ^= 1 << top
-            x = top
-            while True:
-                below = lane_r & ((1 << x) - 1)
-                if below == 0:
-                    break
-                nx = highest_index(below)
-                if (lane_l >> nx) & 1:
-                    lane_l ^= 1 << nx
-                    x = nx
-                else:
-                    break
+            _low, lane_l = _sequence_low(top, lane_l, lane_r)
             scratch[0, ply, n] = 16 * s + top
             n += 1
     if n < 2:
@@ -655,9 +665,9 @@ def _gen_moves(
         lane_r = (rem >> (16 * s)) & LANE
         my_len = popcount((legal >> (16 * s)) & LANE)
         top_rem = highest_index(lane_r)
-        holder_top = -1
         suit_w = 0
         if pos == 0:
+            holder_top = -1
             for p in range(4):
                 if (hands[p] >> (16 * s + top_rem)) & 1:
                     holder_top = p
@@ -666,7 +676,6 @@ def _gen_moves(
                     # leads that leave them few choices keep the search small (as DDS does)
                     ln = popcount((hands[p] >> (16 * s)) & LANE)
                     suit_w -= ln if ln else tl
-        if pos == 0:
             if ww:
                 if top == top_rem:
                     sc = 60 + my_len
@@ -760,18 +769,7 @@ def _extend_rel(rel, legal, rem):
         low = lowest_index(lane_rel)
         while lane_l:
             top = highest_index(lane_l)
-            lane_l ^= 1 << top
-            x = top
-            while True:
-                below = lane_r & ((1 << x) - 1)
-                if below == 0:
-                    break
-                nx = highest_index(below)
-                if (lane_l >> nx) & 1:
-                    lane_l ^= 1 << nx
-                    x = nx
-                else:
-                    break
+            x, lane_l = _sequence_low(top, lane_l, lane_r)
             if top >= low and x < low:
                 low = x
         rel |= 1 << (16 * s + low)
