@@ -608,6 +608,93 @@ def _sequence_low(top, lane_l, lane_r):
         lane_l ^= 1 << x
 
 
+@njit(cache=True, inline="always")
+def _holder(hands, card):
+    for p in range(4):
+        if (hands[p] >> card) & 1:
+            return p
+    return -1
+
+
+@njit(cache=True)
+def _nt_lead_score(hands, player, team_mask, s, top, sequence, lane_r, tl):
+    """Ordering score of leading ``top`` (the highest card of a sequence, ``sequence``:
+    of two or more cards) in suit ``s`` at no trump, everybody trying to win tricks.
+
+    The ideas of DDS's no-trump lead weights: suits that leave the opponents few cards
+    to choose from (a void opponent may discard anything) keep the search small; a
+    card that wins the trick (its own or a teammate's top card) is tried first, more
+    so when the second-best card sits with the next hand; then leads towards a
+    teammate's tenace or through the next hand's top card, and leads from a suit whose
+    next two cards are the team's; underleading one's own top card comes late.
+    """
+    sh = 16 * s
+    nxt = (player + 1) & 3  # plays second
+    prv = (player + 3) & 3  # plays last
+    nxt_opp = not (team_mask >> nxt) & 1
+    prv_opp = not (team_mask >> prv) & 1
+    d = 0
+    mates = 0
+    opp_top = -1
+    for p in range(4):
+        lane = (hands[p] >> sh) & LANE
+        if not (team_mask >> p) & 1:
+            ln = popcount(lane)
+            d -= 27 * (ln if ln else tl)  # DDS: about 6.7 a card, a void counting as tricks left
+            if lane:
+                opp_top = max(opp_top, highest_index(lane))
+        elif p != player:
+            mates |= lane
+    d //= 4
+    if mates == 0:
+        d -= 9
+    cnt_n = popcount((hands[nxt] >> sh) & LANE)
+    cnt_p = popcount((hands[prv] >> sh) & LANE)
+    first = highest_index(lane_r)
+    h1 = _holder(hands, sh + first)
+    rest = lane_r ^ (1 << first)
+    h2 = -1
+    h3 = -1
+    second = -1
+    if rest:
+        second = highest_index(rest)
+        h2 = _holder(hands, sh + second)
+        rest ^= 1 << second
+        if rest:
+            h3 = _holder(hands, sh + highest_index(rest))
+    rr = popcount(lane_r & ((1 << top) - 1))  # relative rank: remaining cards below
+    mate2 = h2 >= 0 and h2 != player and (team_mask >> h2) & 1
+    mate3 = h3 >= 0 and h3 != player and (team_mask >> h3) & 1
+    if top == first or (mates and highest_index(mates) > opp_top):
+        # the team wins the trick
+        if h2 == prv and prv_opp and cnt_p != 1:
+            d -= 1
+        elif h2 == nxt and nxt_opp:
+            d += 22 if cnt_n != 1 else 16
+        if (h2 == nxt and nxt_opp and cnt_n != 1) or (h2 == prv and prv_opp and cnt_p != 1):
+            return d + 18 + rr
+        return d + 45 + rr
+    if (h1 == prv or h2 == prv) and prv_opp and cnt_p != 1:
+        d -= 10
+    elif h1 == nxt and nxt_opp and mate2 and popcount((hands[h2] >> sh) & LANE) != 1:
+        d += 31
+    if mate2 and mate3:
+        d += 35
+    elif (h2 == player and mate3 and popcount((hands[h3] >> sh) & LANE) > 1) or (
+        mate2 and h3 == player and popcount((hands[h2] >> sh) & LANE) > 1
+    ):
+        d += 25
+    if (cnt_n == 1 and h1 == nxt and nxt_opp) or (cnt_p == 1 and h1 == prv and prv_opp):
+        return d + 28 + rr
+    if h1 == player:
+        return d - 17 + rr
+    if not sequence:
+        return d + 12 + rr
+    if top == second:
+        return d + 48
+    return d + 29 - rr
+
+
 @njit(cache=True)
 def _gen_moves(
     hands,
@@ -640,8 +727,9 @@ def _gen_moves(
         lane_r = (rem >> (16 * s)) & LANE
         while lane_l:
             top = highest_index(lane_l)
-            _low, lane_l = _sequence_low(top, lane_l, lane_r)
+            low, lane_l = _sequence_low(top, lane_l, lane_r)
             scratch[0, ply, n] = 16 * s + top
+            scratch[1, ply, n] = low
             n += 1
     if n < 2:
         return n
@@ -666,7 +754,9 @@ def _gen_moves(
         my_len = popcount((legal >> (16 * s)) & LANE)
         top_rem = highest_index(lane_r)
         suit_w = 0
-        if pos == 0:
+        if pos == 0 and ww and trump < 0:
+            sc = _nt_lead_score(hands, player, team_mask, s, top, scratch[1, ply, k] != top, lane_r, tl)
+        elif pos == 0:
             holder_top = -1
             for p in range(4):
                 if (hands[p] >> (16 * s + top_rem)) & 1:
