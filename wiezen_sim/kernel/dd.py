@@ -617,37 +617,44 @@ def _holder(hands, card):
 
 
 @njit(cache=True)
-def _nt_lead_score(hands, player, team_mask, s, top, sequence, lane_r, tl):
+def _lead_score(hands, player, team_mask, trump, s, top, sequence, lane_r, tl):
     """Ordering score of leading ``top`` (the highest card of a sequence, ``sequence``:
-    of two or more cards) in suit ``s`` at no trump, everybody trying to win tricks.
+    of two or more cards) in suit ``s``, everybody trying to win tricks.
 
-    The ideas of DDS's no-trump lead weights: suits that leave the opponents few cards
-    to choose from (a void opponent may discard anything) keep the search small; a
-    card that wins the trick (its own or a teammate's top card) is tried first, more
-    so when the second-best card sits with the next hand; then leads towards a
-    teammate's tenace or through the next hand's top card, and leads from a suit whose
-    next two cards are the team's; underleading one's own top card comes late.
+    The ideas of DDS's lead weights: suits that leave the opponents few cards to choose
+    from (a void opponent may discard anything) keep the search small; a card that wins
+    the trick (its own or a teammate's top card, or a teammate's ruff no opponent can
+    beat) is tried first, more so when the second-best card sits with the next hand;
+    then leads through the next hand's top card towards a teammate, leads from a suit
+    whose next two cards are the team's; underleading one's own top card comes late.
+    With trumps: side suits an opponent can ruff are discouraged, those a teammate can
+    ruff encouraged. "Teammates" are the other seats of ``team_mask``.
     """
     sh = 16 * s
     nxt = (player + 1) & 3  # plays second
     prv = (player + 3) & 3  # plays last
     nxt_opp = not (team_mask >> nxt) & 1
     prv_opp = not (team_mask >> prv) & 1
+    trumps = trump >= 0 and (hands[0] | hands[1] | hands[2] | hands[3]) >> (16 * trump) & LANE != 0
+    side = trumps and s != trump
     d = 0
     mates = 0
+    mates_tr = 0
     opp_top = -1
+    opp_ruff = False  # an opponent void in the suit holds a trump
     for p in range(4):
         lane = (hands[p] >> sh) & LANE
         if not (team_mask >> p) & 1:
             ln = popcount(lane)
-            d -= 27 * (ln if ln else tl)  # DDS: about 6.7 a card, a void counting as tricks left
+            d -= ln if ln else tl
             if lane:
                 opp_top = max(opp_top, highest_index(lane))
+            elif side and (hands[p] >> (16 * trump)) & LANE:
+                opp_ruff = True
         elif p != player:
             mates |= lane
-    d //= 4
-    if mates == 0:
-        d -= 9
+            if trumps:
+                mates_tr |= (hands[p] >> (16 * trump)) & LANE
     cnt_n = popcount((hands[nxt] >> sh) & LANE)
     cnt_p = popcount((hands[prv] >> sh) & LANE)
     first = highest_index(lane_r)
@@ -663,36 +670,95 @@ def _nt_lead_score(hands, player, team_mask, s, top, sequence, lane_r, tl):
         if rest:
             h3 = _holder(hands, sh + highest_index(rest))
     rr = popcount(lane_r & ((1 << top) - 1))  # relative rank: remaining cards below
+    mate1 = h1 != player and (team_mask >> h1) & 1
     mate2 = h2 >= 0 and h2 != player and (team_mask >> h2) & 1
     mate3 = h3 >= 0 and h3 != player and (team_mask >> h3) & 1
-    if top == first or (mates and highest_index(mates) > opp_top):
-        # the team wins the trick
-        if h2 == prv and prv_opp and cnt_p != 1:
-            d -= 1
-        elif h2 == nxt and nxt_opp:
-            d += 22 if cnt_n != 1 else 16
-        if (h2 == nxt and nxt_opp and cnt_n != 1) or (h2 == prv and prv_opp and cnt_p != 1):
-            return d + 18 + rr
-        return d + 45 + rr
-    if (h1 == prv or h2 == prv) and prv_opp and cnt_p != 1:
-        d -= 10
+    single_top = (cnt_n == 1 and h1 == nxt and nxt_opp) or (cnt_p == 1 and h1 == prv and prv_opp)
+    if not trumps:
+        d = d * 27 // 4  # about 6.7 a card
+        if mates == 0:
+            d -= 9
+        if top == first or (mates and highest_index(mates) > opp_top):
+            # the team wins the trick
+            if h2 == prv and prv_opp and cnt_p != 1:
+                d -= 1
+            elif h2 == nxt and nxt_opp:
+                d += 22 if cnt_n != 1 else 16
+            if (h2 == nxt and nxt_opp and cnt_n != 1) or (h2 == prv and prv_opp and cnt_p != 1):
+                return d + 18 + rr
+            return d + 45 + rr
+        if (h1 == prv or h2 == prv) and prv_opp and cnt_p != 1:
+            d -= 10
+        elif h1 == nxt and nxt_opp and mate2 and popcount((hands[h2] >> sh) & LANE) != 1:
+            d += 31
+        if mate2 and mate3:
+            d += 35
+        elif (h2 == player and mate3 and popcount((hands[h3] >> sh) & LANE) > 1) or (
+            mate2 and h3 == player and popcount((hands[h2] >> sh) & LANE) > 1
+        ):
+            d += 25
+        if single_top:
+            return d + 28 + rr
+        if h1 == player:
+            return d - 17 + rr
+        if not sequence:
+            return d + 12 + rr
+        if top == second:
+            return d + 48
+        return d + 29 - rr
+    d = d * 39 // 4  # about 9.8 a card
+    if opp_ruff:
+        d -= 12
+    if side and mates == 0 and mates_tr and cnt_p > 0:
+        d += 17  # a teammate ruffs
+    if (h1 == prv or h2 == prv) and prv_opp:
+        if cnt_p != 1:
+            d -= 12
     elif h1 == nxt and nxt_opp and mate2 and popcount((hands[h2] >> sh) & LANE) != 1:
-        d += 31
+        d += 27
+    if side and mate1 and popcount((hands[player] >> sh) & LANE) == 1 and (hands[player] >> (16 * trump)) & LANE:
+        if popcount((hands[h1] >> sh) & LANE) > 1:
+            d += 19  # the teammate wins and returns the suit for a ruff
+    # does the team win the trick?
+    opp_tr = 0  # the trumps of the opponents void in the suit
+    for p in range(4):
+        if not (team_mask >> p) & 1 and ((hands[p] >> sh) & LANE) == 0:
+            opp_tr |= (hands[p] >> (16 * trump)) & LANE
+    if not side:
+        win = top == first or (mates != 0 and highest_index(mates) > opp_top)
+    elif top == first or (mates != 0 and highest_index(mates) > opp_top):
+        win = opp_tr == 0 or (mates == 0 and mates_tr != 0 and highest_index(mates_tr) > highest_index(opp_tr))
+    else:
+        win = mates == 0 and mates_tr != 0 and (opp_tr == 0 or highest_index(mates_tr) > highest_index(opp_tr))
+    if win:
+        if single_top:
+            return d + 35 + rr
+        if h1 == player:
+            if mate2:
+                return d + 48 + rr
+            return d + 31 if top == first else d - 3 + rr
+        if mate1:
+            return d + 42 + rr if h2 == player else d + 28 + rr
+        if sequence and top == second:
+            return d + 40
+        return d + 22 + rr if sequence else d + 11 + rr
     if mate2 and mate3:
-        d += 35
+        d += 20
     elif (h2 == player and mate3 and popcount((hands[h3] >> sh) & LANE) > 1) or (
         mate2 and h3 == player and popcount((hands[h2] >> sh) & LANE) > 1
     ):
-        d += 25
-    if (cnt_n == 1 and h1 == nxt and nxt_opp) or (cnt_p == 1 and h1 == prv and prv_opp):
-        return d + 28 + rr
+        d += 13
+    if single_top:
+        return d + rr + 2
     if h1 == player:
-        return d - 17 + rr
-    if not sequence:
-        return d + 12 + rr
-    if top == second:
-        return d + 48
-    return d + 29 - rr
+        if mate2:
+            return d + 33 + rr
+        return d + 38 if top == first else d - 14 + rr
+    if mate1:
+        return d + 34 + rr
+    if sequence and top == second:
+        return d + 35
+    return d + 17 - top
 
 
 @njit(cache=True)
@@ -754,8 +820,8 @@ def _gen_moves(
         my_len = popcount((legal >> (16 * s)) & LANE)
         top_rem = highest_index(lane_r)
         suit_w = 0
-        if pos == 0 and ww and trump < 0:
-            sc = _nt_lead_score(hands, player, team_mask, s, top, scratch[1, ply, k] != top, lane_r, tl)
+        if pos == 0 and ww:
+            sc = _lead_score(hands, player, team_mask, trump, s, top, scratch[1, ply, k] != top, lane_r, tl)
         elif pos == 0:
             holder_top = -1
             for p in range(4):
