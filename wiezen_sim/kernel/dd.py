@@ -617,18 +617,23 @@ def _holder(hands, card):
 
 
 @njit(cache=True)
-def _lead_score(hands, player, team_mask, trump, s, top, sequence, lane_r, tl):
-    """Ordering score of leading ``top`` (the highest card of a sequence, ``sequence``:
-    of two or more cards) in suit ``s``, everybody trying to win tricks.
+def _lead_suit(hands, player, team_mask, trump, s, lane_r, tl):
+    """What the lead ordering (:func:`_lead_card`) needs to know about suit ``s``.
 
-    The ideas of DDS's lead weights: suits that leave the opponents few cards to choose
-    from (a void opponent may discard anything) keep the search small; a card that wins
-    the trick (its own or a teammate's top card, or a teammate's ruff no opponent can
-    beat) is tried first, more so when the second-best card sits with the next hand;
-    then leads through the next hand's top card towards a teammate, leads from a suit
-    whose next two cards are the team's; underleading one's own top card comes late.
-    With trumps: side suits an opponent can ruff are discouraged, those a teammate can
-    ruff encouraged. "Teammates" are the other seats of ``team_mask``.
+    The ideas of DDS's lead weights, everybody trying to win tricks: suits that leave
+    the opponents few cards to choose from (a void opponent may discard anything) keep
+    the search small; a card that wins the trick (its own or a teammate's top card, or
+    a teammate's ruff no opponent can beat) is tried first, more so when the second-best
+    card sits with the next hand; then leads through the next hand's top card towards a
+    teammate and leads from a suit whose next two cards are the team's; underleading
+    one's own top card comes late. With trumps, side suits an opponent can ruff are
+    discouraged, those a teammate can ruff encouraged. "Teammates" are the other seats
+    of ``team_mask``. Returns ``(first, second, kind, wins_top, wins_any, base_win,
+    base_lose)``: the two highest remaining cards' ranks, the kind of the suit for the
+    card scores (bits: 1 trumps in play, 2 the top card is the player's, 4 a teammate's,
+    8 the second card a teammate's, 16 the second card the player's, 32 an opponent's
+    top card is a singleton), whether the top card and whether any card wins the trick,
+    and the suit's score terms when it wins and when it does not.
     """
     sh = 16 * s
     nxt = (player + 1) & 3  # plays second
@@ -640,8 +645,8 @@ def _lead_score(hands, player, team_mask, trump, s, top, sequence, lane_r, tl):
     d = 0
     mates = 0
     mates_tr = 0
+    opp_tr = 0  # the trumps of the opponents void in the suit
     opp_top = -1
-    opp_ruff = False  # an opponent void in the suit holds a trump
     for p in range(4):
         lane = (hands[p] >> sh) & LANE
         if not (team_mask >> p) & 1:
@@ -649,8 +654,8 @@ def _lead_score(hands, player, team_mask, trump, s, top, sequence, lane_r, tl):
             d -= ln if ln else tl
             if lane:
                 opp_top = max(opp_top, highest_index(lane))
-            elif side and (hands[p] >> (16 * trump)) & LANE:
-                opp_ruff = True
+            elif side:
+                opp_tr |= (hands[p] >> (16 * trump)) & LANE
         elif p != player:
             mates |= lane
             if trumps:
@@ -669,96 +674,100 @@ def _lead_score(hands, player, team_mask, trump, s, top, sequence, lane_r, tl):
         rest ^= 1 << second
         if rest:
             h3 = _holder(hands, sh + highest_index(rest))
-    rr = popcount(lane_r & ((1 << top) - 1))  # relative rank: remaining cards below
     mate1 = h1 != player and (team_mask >> h1) & 1
     mate2 = h2 >= 0 and h2 != player and (team_mask >> h2) & 1
     mate3 = h3 >= 0 and h3 != player and (team_mask >> h3) & 1
     single_top = (cnt_n == 1 and h1 == nxt and nxt_opp) or (cnt_p == 1 and h1 == prv and prv_opp)
+    mates_high = mates != 0 and highest_index(mates) > opp_top
+    kind = (1 if trumps else 0) | (2 if h1 == player else 0) | (4 if mate1 else 0) | (8 if mate2 else 0)
+    kind |= (16 if h2 == player else 0) | (32 if single_top else 0)
+    second_next = h2 == nxt and nxt_opp and cnt_n != 1
+    second_prev = h2 == prv and prv_opp and cnt_p != 1
+    if (h1 == prv or h2 == prv) and prv_opp and cnt_p != 1:
+        through = -1  # the last hand holds a top card
+    elif h1 == nxt and nxt_opp and mate2 and popcount((hands[h2] >> sh) & LANE) != 1:
+        through = 1  # through the next hand's top card to a teammate's second
+    else:
+        through = 0
+    next_round = 0  # the team holds the second and third cards
+    if mate2 and mate3:
+        next_round = 2
+    elif (h2 == player and mate3 and popcount((hands[h3] >> sh) & LANE) > 1) or (
+        mate2 and h3 == player and popcount((hands[h2] >> sh) & LANE) > 1
+    ):
+        next_round = 1
     if not trumps:
         d = d * 27 // 4  # about 6.7 a card
         if mates == 0:
             d -= 9
-        if top == first or (mates and highest_index(mates) > opp_top):
-            # the team wins the trick
-            if h2 == prv and prv_opp and cnt_p != 1:
-                d -= 1
-            elif h2 == nxt and nxt_opp:
-                d += 22 if cnt_n != 1 else 16
-            if (h2 == nxt and nxt_opp and cnt_n != 1) or (h2 == prv and prv_opp and cnt_p != 1):
-                return d + 18 + rr
-            return d + 45 + rr
-        if (h1 == prv or h2 == prv) and prv_opp and cnt_p != 1:
-            d -= 10
-        elif h1 == nxt and nxt_opp and mate2 and popcount((hands[h2] >> sh) & LANE) != 1:
-            d += 31
-        if mate2 and mate3:
-            d += 35
-        elif (h2 == player and mate3 and popcount((hands[h3] >> sh) & LANE) > 1) or (
-            mate2 and h3 == player and popcount((hands[h2] >> sh) & LANE) > 1
-        ):
-            d += 25
-        if single_top:
-            return d + 28 + rr
-        if h1 == player:
-            return d - 17 + rr
-        if not sequence:
-            return d + 12 + rr
-        if top == second:
-            return d + 48
-        return d + 29 - rr
+        w = d + (18 if second_next or second_prev else 45)
+        if second_next:
+            w += 22
+        elif h2 == nxt and nxt_opp:
+            w += 16
+        elif second_prev:
+            w -= 1
+        lose = d + 31 * through if through > 0 else d - 10 * (through < 0)
+        lose += (0, 25, 35)[next_round]
+        return first, second, kind, True, mates_high, w, lose
     d = d * 39 // 4  # about 9.8 a card
-    if opp_ruff:
+    if opp_tr:
         d -= 12
     if side and mates == 0 and mates_tr and cnt_p > 0:
         d += 17  # a teammate ruffs
-    if (h1 == prv or h2 == prv) and prv_opp:
-        if cnt_p != 1:
-            d -= 12
-    elif h1 == nxt and nxt_opp and mate2 and popcount((hands[h2] >> sh) & LANE) != 1:
-        d += 27
+    d += 27 * through if through > 0 else -12 * (through < 0)
     if side and mate1 and popcount((hands[player] >> sh) & LANE) == 1 and (hands[player] >> (16 * trump)) & LANE:
         if popcount((hands[h1] >> sh) & LANE) > 1:
             d += 19  # the teammate wins and returns the suit for a ruff
-    # does the team win the trick?
-    opp_tr = 0  # the trumps of the opponents void in the suit
-    for p in range(4):
-        if not (team_mask >> p) & 1 and ((hands[p] >> sh) & LANE) == 0:
-            opp_tr |= (hands[p] >> (16 * trump)) & LANE
+    mate_ruff = mates == 0 and mates_tr != 0 and (opp_tr == 0 or highest_index(mates_tr) > highest_index(opp_tr))
     if not side:
-        win = top == first or (mates != 0 and highest_index(mates) > opp_top)
-    elif top == first or (mates != 0 and highest_index(mates) > opp_top):
-        win = opp_tr == 0 or (mates == 0 and mates_tr != 0 and highest_index(mates_tr) > highest_index(opp_tr))
+        wins_top = True
+        wins_any = mates_high
     else:
-        win = mates == 0 and mates_tr != 0 and (opp_tr == 0 or highest_index(mates_tr) > highest_index(opp_tr))
-    if win:
-        if single_top:
-            return d + 35 + rr
-        if h1 == player:
-            if mate2:
-                return d + 48 + rr
-            return d + 31 if top == first else d - 3 + rr
-        if mate1:
-            return d + 42 + rr if h2 == player else d + 28 + rr
+        wins_top = opp_tr == 0 or mate_ruff
+        wins_any = (mates_high and wins_top) or mate_ruff
+    return first, second, kind, wins_top, wins_any, d, d + (0, 13, 20)[next_round]
+
+
+@njit(cache=True, inline="always")
+def _lead_card(facts, top, sequence, rr):
+    """Ordering score of leading ``top`` (the highest card of a sequence, ``sequence``: of
+    two or more cards; ``rr``: remaining cards of the suit below it) from a suit
+    described by :func:`_lead_suit`."""
+    first, second, kind, wins_top, wins_any, w, lose = facts
+    if not kind & 1:
+        if wins_any or top == first:
+            return w + rr
+        if kind & 32:
+            return lose + 28 + rr
+        if kind & 2:
+            return lose - 17 + rr
+        if not sequence:
+            return lose + 12 + rr
+        return lose + 48 if top == second else lose + 29 - rr
+    if wins_any or (top == first and wins_top):
+        if kind & 32:
+            return w + 35 + rr
+        if kind & 2:
+            if kind & 8:
+                return w + 48 + rr
+            return w + 31 if top == first else w - 3 + rr
+        if kind & 4:
+            return w + 42 + rr if kind & 16 else w + 28 + rr
         if sequence and top == second:
-            return d + 40
-        return d + 22 + rr if sequence else d + 11 + rr
-    if mate2 and mate3:
-        d += 20
-    elif (h2 == player and mate3 and popcount((hands[h3] >> sh) & LANE) > 1) or (
-        mate2 and h3 == player and popcount((hands[h2] >> sh) & LANE) > 1
-    ):
-        d += 13
-    if single_top:
-        return d + rr + 2
-    if h1 == player:
-        if mate2:
-            return d + 33 + rr
-        return d + 38 if top == first else d - 14 + rr
-    if mate1:
-        return d + 34 + rr
+            return w + 40
+        return w + 22 + rr if sequence else w + 11 + rr
+    if kind & 32:
+        return lose + rr + 2
+    if kind & 2:
+        if kind & 8:
+            return lose + 33 + rr
+        return lose + 38 if top == first else lose - 14 + rr
+    if kind & 4:
+        return lose + 34 + rr
     if sequence and top == second:
-        return d + 35
-    return d + 17 - top
+        return lose + 35
+    return lose + 17 - top
 
 
 @njit(cache=True)
@@ -811,6 +820,8 @@ def _gen_moves(
     )
     last = (player + 1) & 3  # the fourth hand, for the third hand's choice
     last_opp = not (team_mask >> last) & 1
+    facts = (0, 0, 0, False, False, 0, 0)
+    fact_suit = -1
     for k in range(n):
         c = scratch[0, ply, k]
         s = c >> 4
@@ -821,38 +832,20 @@ def _gen_moves(
         top_rem = highest_index(lane_r)
         suit_w = 0
         if pos == 0 and ww:
-            sc = _lead_score(hands, player, team_mask, trump, s, top, scratch[1, ply, k] != top, lane_r, tl)
+            if s != fact_suit:  # the cards of a suit are consecutive
+                facts = _lead_suit(hands, player, team_mask, trump, s, lane_r, tl)
+                fact_suit = s
+            sc = _lead_card(facts, top, scratch[1, ply, k] != top, popcount(lane_r & ((1 << top) - 1)))
         elif pos == 0:
-            holder_top = -1
+            # everybody ducks: low leads first, from suits that leave the opponents few
+            # choices (a void one may discard anything), as DDS orders its leads
             for p in range(4):
-                if (hands[p] >> (16 * s + top_rem)) & 1:
-                    holder_top = p
                 if not (team_mask >> p) & 1:
-                    # the opponents' choices in this suit (a void one may discard anything):
-                    # leads that leave them few choices keep the search small (as DDS does)
                     ln = popcount((hands[p] >> (16 * s)) & LANE)
                     suit_w -= ln if ln else tl
-            if ww:
-                if top == top_rem:
-                    sc = 60 + my_len
-                    if trump >= 0 and s != trump:
-                        for p in range(4):
-                            opp = not (team_mask >> p) & 1
-                            if opp and ((hands[p] >> (16 * s)) & LANE) == 0 and (hands[p] >> (16 * trump)) & LANE:
-                                sc -= 50
-                                break
-                elif holder_top >= 0 and (team_mask >> holder_top) & 1:
-                    sc = 50 - r
-                else:
-                    sc = 20 - r + my_len
-                    nxt = (player + 1) & 3
-                    if trump >= 0 and s != trump and not (team_mask >> nxt) & 1:
-                        ruff = ((hands[nxt] >> (16 * s)) & LANE) == 0 and (hands[nxt] >> (16 * trump)) & LANE
-                        sc -= 30 if ruff else 0
-            else:
-                sc = 30 - r
-                if top == top_rem:
-                    sc -= 40
+            sc = 30 - r
+            if top == top_rem:
+                sc -= 40
         else:
             wins = beats(c, win_card, trump)
             if ww and pos == 2:
