@@ -716,9 +716,9 @@ def _lead_suit(hands, player, team_mask, trump, s, lane_r, tl):
     if side and mates == 0 and mates_tr and cnt_p > 0:
         d += 17  # a teammate ruffs
     d += 27 * through if through > 0 else -12 * (through < 0)
-    if side and mate1 and popcount((hands[player] >> sh) & LANE) == 1 and (hands[player] >> (16 * trump)) & LANE:
-        if popcount((hands[h1] >> sh) & LANE) > 1:
-            d += 19  # the teammate wins and returns the suit for a ruff
+    ruffs_back = popcount((hands[player] >> sh) & LANE) == 1 and (hands[player] >> (16 * trump)) & LANE
+    if side and mate1 and ruffs_back and popcount((hands[h1] >> sh) & LANE) > 1:
+        d += 19  # the teammate wins and returns the suit for a ruff
     mate_ruff = mates == 0 and mates_tr != 0 and (opp_tr == 0 or highest_index(mates_tr) > highest_index(opp_tr))
     if not side:
         wins_top = True
