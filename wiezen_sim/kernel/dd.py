@@ -848,34 +848,43 @@ def _gen_moves(
                 sc -= 40
         else:
             wins = beats(c, win_card, trump)
+            discard = s != lead_suit and s != trump
+            if discard:
+                # from a long suit; not from a guarded second-best card or a bare top card
+                sc = 3 * my_len - r
+                mine = (legal >> (16 * s)) & LANE
+                if my_len == 2 and highest_index(mine) == highest_index(lane_r ^ (1 << top_rem)):
+                    sc -= 5
+                elif my_len == 1 and top == top_rem:
+                    sc -= 6
             if ww and pos == 2:
                 # third hand: does the team take the trick once the fourth hand has played?
                 best_seat = player if wins else win_seat
                 q = _can_beat(hands[last], c if wins else win_card, lead_suit, trump)
                 if ((team_mask >> best_seat) & 1 and not q) if last_opp else ((team_mask >> best_seat) & 1 or q):
-                    sc = 60 - r
-                    if s == trump and s != lead_suit:
-                        sc -= 10
-                else:
+                    if discard:
+                        sc += 60
+                    else:
+                        sc = 60 - r
+                        if s == trump and s != lead_suit:
+                            sc -= 10
+                elif not discard:
                     sc = -r
-                    if s != lead_suit:
-                        sc += my_len
             elif ww and pos == 1 and wins and _safe_win(hands, player, c, lead_suit, trump, team_mask):
                 sc = 60 - r
             elif ww:
                 if team_winning:
-                    sc = -r
-                    if s == trump and s != lead_suit:
-                        sc -= 50
+                    if not discard:
+                        sc = -r
+                        if s == trump and s != lead_suit:
+                            sc -= 50
                 elif wins:
                     sc = 50 - r
                     if s == trump and s != lead_suit:
                         sc -= 10
-                else:
+                elif not discard:
                     sc = -r
-                    if s != lead_suit:
-                        sc += my_len
-                    elif fourth_beats:
+                    if fourth_beats and s == lead_suit:
                         sc += 70  # second hand low when the fourth hand wins anyway
             else:
                 sc = r - 50 if wins else r
