@@ -71,6 +71,10 @@ N_STATS = 13
 STATE = 3  # scratch[STATE, HANDS, :4] = the hands, scratch[STATE, STATS, :N_STATS] = the statistics
 HANDS = 0
 STATS = 1
+KILLER_NT_WIN = 126
+KILLER_NT = 47
+KILLER_WIN = 55
+KILLER = 18
 MIN_HEADS = 1 << 16  # chain heads of an empty table (grown with the entries, _tt_grow)
 
 # per suit pattern (bit = suit), the 3-bit fields of those suits in a top-owners word
@@ -730,14 +734,17 @@ def _lead_suit(hands, player, team_mask, trump, s, lane_r, tl):
 
 
 @njit(cache=True, inline="always")
-def _lead_card(facts, top, sequence, rr):
+def _lead_card(facts, top, sequence, rr, killer):
     """Ordering score of leading ``top`` (the highest card of a sequence, ``sequence``: of
     two or more cards; ``rr``: remaining cards of the suit below it) from a suit
-    described by :func:`_lead_suit`."""
+    described by :func:`_lead_suit`; ``killer``: the card is the last lead that refuted
+    a sibling at this trick depth (DDS's "best move" bonus)."""
     first, second, kind, wins_top, wins_any, w, lose = facts
     if not kind & 1:
         if wins_any or top == first:
-            return w + rr
+            return w + rr + (KILLER_NT_WIN if killer else 0)
+        if killer:
+            lose += KILLER_NT
         if kind & 32:
             return lose + 28 + rr
         if kind & 2:
@@ -746,6 +753,8 @@ def _lead_card(facts, top, sequence, rr):
             return lose + 12 + rr
         return lose + 48 if top == second else lose + 29 - rr
     if wins_any or (top == first and wins_top):
+        if killer:
+            w += KILLER_WIN
         if kind & 32:
             return w + 35 + rr
         if kind & 2:
@@ -757,6 +766,8 @@ def _lead_card(facts, top, sequence, rr):
         if sequence and top == second:
             return w + 40
         return w + 22 + rr if sequence else w + 11 + rr
+    if killer:
+        lose += KILLER
     if kind & 32:
         return lose + rr + 2
     if kind & 2:
@@ -835,7 +846,9 @@ def _gen_moves(
             if s != fact_suit:  # the cards of a suit are consecutive
                 facts = _lead_suit(hands, player, team_mask, trump, s, lane_r, tl)
                 fact_suit = s
-            sc = _lead_card(facts, top, scratch[1, ply, k] != top, popcount(lane_r & ((1 << top) - 1)))
+            sc = _lead_card(
+                facts, top, scratch[1, ply, k] != top, popcount(lane_r & ((1 << top) - 1)), c == scratch[2, ply, 1] - 1
+            )
         elif pos == 0:
             # everybody ducks: low leads first, from suits that leave the opponents few
             # choices (a void one may discard anything), as DDS orders its leads
@@ -1361,6 +1374,8 @@ def _search(
             result = r
             best = c
             rel = crel
+            if pos == 0:
+                scratch[2, ply, 1] = c + 1  # the killer lead of this trick depth
             break
         rel |= crel
         if lw == 0:
@@ -1448,6 +1463,7 @@ def dd_test(
     player = (leader + n_trick) & 3
     tl = popcount(hands[player])
     scratch[STATE, HANDS, :4] = hands
+    scratch[2, :, 1] = 0  # no killer leads yet
     scratch[STATE, STATS, 5] += 1
     return _search(
         trump,
@@ -1492,6 +1508,7 @@ def dd_value(
     player = (leader + n_trick) & 3
     tl = popcount(hands[player])
     scratch[STATE, HANDS, :4] = hands
+    scratch[2, :, 1] = 0  # no killer leads yet
     lo_b = 0
     hi_b = tl
     g = guess
