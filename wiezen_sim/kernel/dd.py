@@ -829,8 +829,30 @@ def _gen_moves(
         and (team_mask >> ((player + 2) & 3)) & 1
         and _can_beat(hands[(player + 2) & 3], win_card, lead_suit, trump)
     )
+    if fourth_beats and not (team_mask >> ((player + 1) & 3)) & 1:
+        # ... and also beats the best card the third hand can play
+        third = hands[(player + 1) & 3]
+        lane3 = (third >> (16 * lead_suit)) & LANE
+        if lane3:
+            fourth_beats = _can_beat(hands[(player + 2) & 3], 16 * lead_suit + highest_index(lane3), lead_suit, trump)
+        elif trump >= 0 and (third >> (16 * trump)) & LANE:
+            b3 = 16 * trump + highest_index((third >> (16 * trump)) & LANE)
+            fourth_beats = _can_beat(hands[(player + 2) & 3], b3, lead_suit, trump)
     last = (player + 1) & 3  # the fourth hand, for the third hand's choice
     last_opp = not (team_mask >> last) & 1
+    # third hand: the cheapest card that forces out the fourth hand's top card of the suit
+    # (above its second card and above the card winning now), as DDS tries it early
+    force = -1
+    if pos == 2 and ww and last_opp:
+        lane4 = (hands[last] >> (16 * lead_suit)) & LANE
+        mine = (legal >> (16 * lead_suit)) & LANE
+        if mine and popcount(lane4) >= 2:
+            bar = highest_index(lane4 ^ (1 << highest_index(lane4)))
+            if (win_card >> 4) == lead_suit:
+                bar = max(bar, win_card & 15)
+            above = mine & ~((2 << bar) - 1)
+            if above and lowest_index(above) < highest_index(lane4):
+                force = 16 * lead_suit + lowest_index(above)
     facts = (0, 0, 0, False, False, 0, 0)
     fact_suit = -1
     for k in range(n):
@@ -883,6 +905,8 @@ def _gen_moves(
                             sc -= 10
                 elif not discard:
                     sc = -r
+                    if s == lead_suit and scratch[1, ply, k] == force - 16 * s:  # its sequence reaches down to it
+                        sc += 20
             elif ww and pos == 1 and wins and _safe_win(hands, player, c, lead_suit, trump, team_mask):
                 sc = 60 - r
             elif ww:
