@@ -25,9 +25,11 @@ lowest win (after a card is refuted without its rank mattering, the player's low
 cards of that suit are not searched); quick tricks of the side on lead (a line of sure
 winners and entries played out) and of the second hand's side (it surely takes the
 trick, in no trump also the winner's sure winners after it); the sure trick of the
-highest trump; a side that can
-never win a trick again; the last trick evaluated directly; move ordering by simple
-card-play heuristics with the table's best lead first.
+highest trump; a side that can never win a trick again; the last trick evaluated
+directly; move ordering by card-play heuristics after the ideas of DDS's (leads:
+``_lead_suit``; the lead that last refuted a sibling at the same trick depth, the
+"killer"; the third hand's cheapest card that forces out the fourth hand's top card;
+discards from long suits) with the table's best lead first.
 
 State arrays (allocated by the caller, passed down, never reallocated; as few as
 possible, since every recursive call passes each array's whole descriptor):
@@ -38,8 +40,10 @@ possible, since every recursive call passes each array's whole descriptor):
     tt:      int64[n_entries, 8] — the transposition table (layout in the table section
              below); ``n_entries`` is a power of two.
     scratch: int64[4, 64, 16] — per search ply the candidate cards ``[0, ply, :]``,
-             their ordering scores ``[1, ply, :]`` and, in ``[2, ply, 0]``, the mask of
-             the cards that decided the result of the node at that ply; the hands in
+             their ordering scores ``[1, ply, :]`` (first the lowest card of each
+             one's sequence), in ``[2, ply, 0]`` the mask of the cards that decided the
+             result of the node at that ply and in ``[2, ply, 1]`` its killer lead + 1
+             (0: none; reset by every entry point); the hands in
              ``[STATE, HANDS, :4]`` and the statistics in ``[STATE, STATS, :N_STATS]``
              (the solver reads them through a view of that row).
     stats:   int64[13] — counters ``[nodes, tt hits, tt stores, quick-trick cutoffs,
