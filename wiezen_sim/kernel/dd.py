@@ -1529,8 +1529,13 @@ def dd_value(
 ):
     """Minimax number of ``cmask`` tricks from here when ``mmask`` maximises them.
 
-    A sequence of zero-window tests starting at ``guess`` and stepping by one (each
-    test reuses the bounds the previous ones left in the table). Returns an int.
+    A sequence of zero-window tests: the first at ``guess``, then at the middle of the
+    interval still open (each test reuses the bounds the previous ones left in the
+    table). Tests a trick or two on the wrong side of the value are the expensive ones:
+    stepping by one from a guess three tricks off (thomas1 at no trump, guess 9, value
+    5) tested 8, 7 and 6 for 39 M trick nodes, halving tests 4 and 6 for 17 M; on 200
+    list1000 deals halving costs 7 % more trick nodes than stepping by one. Returns an
+    int.
     """
     lead_suit, win_card, win_seat, tmask = _trick_state(trick, n_trick, leader, trump)
     player = (leader + n_trick) & 3
@@ -1566,10 +1571,9 @@ def dd_value(
             borrowed(scratch),
         ):
             lo_b = t
-            g = t + 1
         else:
             hi_b = t - 1
-            g = t - 1
+        g = (lo_b + hi_b + 1) // 2
     return lo_b
 
 
