@@ -214,3 +214,18 @@ def test_clear_empties_the_table(compiled_kernels):
     assert solver.stats[8] > 0 and solver.tt[:, 7].any()
     solver.clear()
     assert solver.stats[8] == 0 and not solver.tt[:, 7].any() and not (solver.tt[:, 5] >> 32).any()
+
+
+def test_node_count_does_not_depend_on_earlier_questions(compiled_kernels):
+    """After ``clear`` a question visits the same nodes whatever was asked before (the move
+    ordering's killer leads are reset too), so ``node_limit`` depends only on the question."""
+    first = "N:QJ6.K652.J85.T98 873.J97.AT764.Q4 K5.T83.KQ9.A7652 AT942.AQ4.32.KJ3"
+    second = "N:AKQ2.J54.T98.K72 J98.AK76.Q54.Q98 T765.QT9.AK2.J43 43.832.J763.AT65"
+    fresh = DDSolver(tt_mb=16)
+    value = fresh.solve(second, "NT", 1, 0b0101)
+    used = DDSolver(tt_mb=16)
+    used.solve(first, "H", 2, 0b1010)
+    used.clear()
+    n0 = used.nodes
+    assert used.solve(second, "NT", 1, 0b0101) == value
+    assert used.nodes - n0 == fresh.nodes
