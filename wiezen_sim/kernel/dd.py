@@ -865,9 +865,7 @@ def _gen_moves(
         top = c & 15
         r = top
         lane_r = (rem >> (16 * s)) & LANE
-        my_len = popcount((legal >> (16 * s)) & LANE)
         top_rem = highest_index(lane_r)
-        suit_w = 0
         if pos == 0 and ww:
             if s != fact_suit:  # the cards of a suit are consecutive
                 facts = _lead_suit(hands, player, team_mask, trump, s, lane_r, tl)
@@ -878,11 +876,11 @@ def _gen_moves(
         elif pos == 0:
             # everybody ducks: low leads first, from suits that leave the opponents few
             # choices (a void one may discard anything), as DDS orders its leads
+            sc = 30 - r
             for p in range(4):
                 if not (team_mask >> p) & 1:
                     ln = popcount((hands[p] >> (16 * s)) & LANE)
-                    suit_w -= ln if ln else tl
-            sc = 30 - r
+                    sc -= 20 * (ln if ln else tl)
             if top == top_rem:
                 sc -= 40
         else:
@@ -890,8 +888,9 @@ def _gen_moves(
             discard = s != lead_suit and s != trump
             if discard:
                 # from a long suit; not from a guarded second-best card or a bare top card
-                sc = 3 * my_len - r
                 mine = (legal >> (16 * s)) & LANE
+                my_len = popcount(mine)
+                sc = 3 * my_len - r
                 if my_len == 2 and highest_index(mine) == highest_index(lane_r ^ (1 << top_rem)):
                     sc -= 5
                 elif my_len == 1 and top == top_rem:
@@ -929,7 +928,6 @@ def _gen_moves(
                         sc += 70  # second hand low when the fourth hand wins anyway
             else:
                 sc = r - 50 if wins else r
-        sc += 20 * suit_w
         if c == tt_move:
             sc += 1000
         scratch[1, ply, k] = sc
@@ -1449,6 +1447,14 @@ def _search(
 # ---------------------------------------------------------------- entry points
 
 
+@njit(cache=True, inline="always")
+def _start_question(hands, scratch):
+    """Copy the hands into the scratch array and forget the killer leads, so that a
+    question's search (and node count) does not depend on the questions before it."""
+    scratch[STATE, HANDS, :4] = hands
+    scratch[2, :, 1] = 0
+
+
 @njit(cache=True)
 def _trick_state(trick, n_trick, leader, trump):
     """(lead_suit, win_card, win_seat, trick_mask) of a trick in progress."""
@@ -1490,8 +1496,7 @@ def dd_test(
     lead_suit, win_card, win_seat, tmask = _trick_state(trick, n_trick, leader, trump)
     player = (leader + n_trick) & 3
     tl = popcount(hands[player])
-    scratch[STATE, HANDS, :4] = hands
-    scratch[2, :, 1] = 0  # no killer leads yet
+    _start_question(hands, scratch)
     scratch[STATE, STATS, 5] += 1
     return _search(
         trump,
@@ -1540,8 +1545,7 @@ def dd_value(
     lead_suit, win_card, win_seat, tmask = _trick_state(trick, n_trick, leader, trump)
     player = (leader + n_trick) & 3
     tl = popcount(hands[player])
-    scratch[STATE, HANDS, :4] = hands
-    scratch[2, :, 1] = 0  # no killer leads yet
+    _start_question(hands, scratch)
     lo_b = 0
     hi_b = tl
     g = guess
