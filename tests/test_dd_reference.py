@@ -103,6 +103,47 @@ def test_exact_matches_brute_force(solver, seed):
         assert got is want, (hands, trump, leader, trick, side, k)
 
 
+def _exact_questions(rng, sizes, n_endings):
+    """Random endings with a trump suit and partners (two hands to crash the top trumps
+    in), each with every k from the side's min to its max (min < max): the exact
+    questions no bound settles (a uniform k mostly asks the easy ones)."""
+    asked = 0
+    while asked < n_endings:
+        hands, trump, leader, trick = random_ending(rng, int(rng.choice(sizes)))
+        if trump < 0:
+            continue
+        side = int(rng.choice([0b0101, 0b1010, 0b0011, 0b0110, 0b1100, 0b1001]))
+        args = _ref_args(hands, trump, leader, trick, side)
+        low, high = ref_value(*args, minimise=True), ref_value(*args)
+        if low == high:
+            continue
+        asked += 1
+        for k in range(low, high + 1):
+            yield hands, trump, leader, trick, side, k, ref_exact(*args, k)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_exact_between_min_and_max_matches_brute_force(solver, seed):
+    for hands, trump, leader, trick, side, k, want in _exact_questions(np.random.default_rng(350 + seed), [3, 4], 250):
+        got = solver.solve(hands, trump, leader, side, "exact", k=k, trick=trick)
+        assert got is want, (hands, trump, leader, trick, side, k)
+
+
+def test_exact_when_the_side_can_crash_its_top_trumps(solver):
+    """North–South (♦K5 with South, ♦9 with North, diamonds trump) can take exactly 1 trick:
+    the brute force says so, and leading ♦9 (card 41) is the way.
+
+    Regression: the trump bound counted the two top trumps in two hands of one side as two
+    sure tricks also for an exact count, where the side may want to play both to one trick.
+    """
+    deal = "N:.A.9.J3 Q.Q.76. T..K5.K J9.2..8"
+    hands = np.array([parse_hand(h) for h in ("H:A D:9 C:J3", "S:Q H:Q D:76", "S:T D:K5 C:K", "S:J9 H:2 C:8")],
+                     dtype=np.int64)  # fmt: skip
+    assert ref_exact(*_ref_args(hands, 2, 0, [], 0b0101), 1)
+    assert solver.solve(deal, "D", 0, 0b0101, "exact", k=1) is True
+    assert solver.card_values(deal, "D", 0, 0b0101, "exact", k=1)[41] is True
+
+
 @pytest.mark.parametrize("objective", ["max", "min", "exact"])
 def test_card_values_match_brute_force(solver, objective):
     rng = np.random.default_rng(400 + len(objective))
@@ -168,6 +209,8 @@ def test_many_more_endings_slow(solver, seed):
         assert solver.solve(hands, trump, leader, side, "min", trick=trick) == ref_value(*args, minimise=True)
         k = int(rng.integers(0, n + 1))
         assert solver.solve(hands, trump, leader, side, "exact", k=k, trick=trick) is ref_exact(*args, k)
+    for hands, trump, leader, trick, side, k, want in _exact_questions(rng, [4, 5], 100):
+        assert solver.solve(hands, trump, leader, side, "exact", k=k, trick=trick) is want
 
 
 # ------------------------------------------------------------------ invariants

@@ -1202,9 +1202,11 @@ def _search(
                         o_len = max(o_len, ln)
                 sure = 1
                 dec = 1 << top
-                # (in two hands only when their side wants the tricks: else it may play both to one trick)
+                # (in two hands only when their side wants the tricks: else it may play both to
+                # one trick; a side asked for an exact count may want either, so not then)
                 if second_seat == top_seat or (
-                    second_seat >= 0
+                    one_sided
+                    and second_seat >= 0
                     and ((cmask >> top_seat) ^ (cmask >> second_seat)) & 1 == 0
                     and ((cmask ^ mmask) >> top_seat) & 1 == 0
                     and ((cmask ^ mmask) >> second_seat) & 1 == 0
