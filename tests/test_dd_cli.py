@@ -48,6 +48,8 @@ def test_solve_batch_file(compiled_kernels, capsys, tmp_path):
     [
         ["--deal", "N:QJ6.K652.J85.T98 873", "--trump", "NT", "--leader", "1", "--side", "02"],
         ["--deal", DEAL, "--trump", "NT", "--leader", "1", "--side", "0123"],
+        ["--deal", DEAL, "--trump", "NT", "--leader", "1", "--side", "00"],
+        ["--deal", DEAL, "--trump", "NT", "--leader", "1", "--side", "0,,2"],
         ["--deal", DEAL, "--trump", "NT", "--leader", "1", "--side", "02", "--objective", "exact:x"],
         ["--deals", "/nonexistent/deals.txt", "--trump", "NT", "--leader", "1", "--side", "02"],
         ["--trump", "NT", "--leader", "1", "--side", "02"],

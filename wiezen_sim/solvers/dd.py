@@ -118,12 +118,16 @@ def parse_side(side: SideLike) -> int:
     An ``int`` is read as a bit mask (bit s = seat s). The side must hold 1 to 3 seats.
 
     Raises:
-        ValueError: unknown seat or an empty/full side.
+        ValueError: unknown seat (an empty one too, as in ``"0,,2"``), a seat given twice,
+            or an empty/full side.
     """
     if isinstance(side, (int, np.integer)) and not isinstance(side, bool):
         mask = int(side)
     else:
-        seats = [c for c in side.replace(",", "").replace(" ", "")] if isinstance(side, str) else list(side)
+        if isinstance(side, str):
+            seats = [c.strip() for c in side.split(",")] if "," in side else list(side.replace(" ", ""))
+        else:
+            seats = list(side)
         mask = 0
         for s in seats:
             try:
@@ -132,6 +136,8 @@ def parse_side(side: SideLike) -> int:
                 raise ValueError(f"unknown seat {s!r} in side {side!r} (seats are 0..3)") from None
             if not 0 <= seat <= 3:
                 raise ValueError(f"unknown seat {s!r} in side {side!r} (seats are 0..3)")
+            if (mask >> seat) & 1:
+                raise ValueError(f"seat {seat} given twice in side {side!r}")
             mask |= 1 << seat
     if not 0 < mask < 15:
         raise ValueError(f"a side holds one to three seats, got {side!r}")
