@@ -106,6 +106,7 @@ def test_presets_omit_switched_off_contracts():
         (["S:AKQJT98765432", "--turned", "2X"], "not a card"),
         (["S:AKQJT98765432"], "--turned"),
         (["S:AKQJT98765432", "--turned", "2H", "--jobs", "0"], "jobs must be"),
+        (["S:AKQJT98765432", "--turned", "2H", "--worlds", "8"], "--worlds is for PIMC play"),
         (["S:AKQJT98765432", "--turned", "2H", "--samples", "2", "--out", "/nonexistent/dir/x.csv"], "No such file"),
     ],
 )

@@ -114,8 +114,12 @@ def _cmd_advise(args: argparse.Namespace) -> None:
             print(f"No hand given: the built-in example {hand!r}, seat {seat}, turned {turned}.", file=sys.stderr)
     if args.compare and args.method != "dd":
         raise UsageError("--compare runs every method; leave out --method")
+    if args.worlds is not None and not (args.compare or args.method == "pimc"):
+        raise UsageError("--worlds is for PIMC play: add --method pimc or --compare")
     run = compare if args.compare else advise
     extra = {} if args.compare else {"method": args.method}
+    if args.worlds is not None:
+        extra["worlds"] = args.worlds
     advice = run(
         hand,
         seat,
@@ -124,7 +128,6 @@ def _cmd_advise(args: argparse.Namespace) -> None:
         samples=args.samples,
         seed=args.seed,
         n_jobs=args.jobs,
-        worlds=args.worlds,
         progress=False if args.quiet else None,
         **extra,
     )
@@ -218,7 +221,7 @@ def build_parser() -> argparse.ArgumentParser:
     adv.add_argument("--jobs", type=int, default=-1, help="parallel workers (default all cores)")
     adv.add_argument("--method", choices=METHODS, default="dd", help="dd (double dummy), pimc or heuristic play")
     adv.add_argument("--compare", action="store_true", help="dd, pimc and heuristic side by side on the same deals")
-    adv.add_argument("--worlds", type=int, default=16, help="pimc: worlds sampled per card decision (default 16)")
+    adv.add_argument("--worlds", type=int, help="pimc: worlds sampled per card decision (default 16)")
     adv.add_argument("--format", choices=("table", "json", "csv"), default="table")
     adv.add_argument("--out", help="write the output to this file")
     adv.add_argument("--quiet", action="store_true", help="no progress bar, no notes on stderr")

@@ -122,10 +122,11 @@ class Advice:
         shown["ev_units"] = self.table["ev_units"].map(lambda x: "" if math.isnan(x) else f"{x:+.2f}")
         shown["n"] = self.table["n"]
         rec, run = self.recommendation, self.runner_up
+        worlds = f"{m['worlds']} world{'s' if m['worlds'] != 1 else ''}" if m["method"] == "pimc" else ""
         lines = [
             f"hand {m['hand']}  seat {m['seat']}  turned {m['turned']}  rules {m['rules']}",
             f"{m['samples']} sampled deals, seed {m['seed']}, method {m['method']}"
-            + (f", {m['worlds']} worlds per card decision ({describe_pimc(m)})" if m["method"] == "pimc" else ""),
+            + (f", {worlds} per card decision ({describe_pimc(m)})" if worlds else ""),
             "",
             shown.to_string(index=False),
             "",
