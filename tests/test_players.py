@@ -227,8 +227,12 @@ def test_play_deal_bad_input():
     d = deal(1)
     with pytest.raises(ValueError, match="unknown player"):
         play_deal(d, "solo", "grandmaster")
-    with pytest.raises(ValueError, match="distinct declaring seats"):
+    with pytest.raises(ValueError, match="vraag needs partner=SEAT"):
         play_deal(d, "vraag", "random")
+    with pytest.raises(ValueError, match="distinct declaring seats"):
+        play_deal(d, "vraag", "random", declarer=2, partner=2)
+    with pytest.raises(ValueError, match="a sequence of four, got None"):
+        play_deal(d, "solo", None)
     with pytest.raises(ValueError, match="one player or four"):
         play_deal(d, "solo", ["random"] * 3)
     with pytest.raises(ValueError, match="unknown contract"):

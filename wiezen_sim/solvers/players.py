@@ -600,11 +600,18 @@ def play_deal(
         spec = contract_spec(contract)
         first = (deal.dealer + 1) % SEATS if declarer is None else declarer
         seats = (first,) if spec.side.value == "alone" or spec.name == "troel" else (first, partner)
+        if partner is None and len(seats) == 2:
+            raise ValueError(f"{spec.name} needs partner=SEAT (the seat that accepts, 0..3)")
         if any(s is None or not 0 <= s < SEATS for s in seats) or len(set(seats)) != len(seats):
             raise ValueError(f"{spec.name} needs distinct declaring seats 0..3, got {seats}")
         declaration = Declaration(spec.name, seats, trump=trump)  # type: ignore[arg-type]
     setup = setup_play([declaration], deal, rule_set)
-    specs = [policies] * SEATS if isinstance(policies, (str, Player)) else list(policies)
+    if isinstance(policies, (str, Player)):
+        specs = [policies] * SEATS
+    elif isinstance(policies, Sequence):
+        specs = list(policies)
+    else:
+        raise ValueError(f"policies: a player (name or Player) or a sequence of four, got {policies!r}")
     if len(specs) != SEATS:
         raise ValueError(f"give one player or four, got {len(specs)}")
     rngs = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(SEATS)]
