@@ -50,6 +50,9 @@ def test_solve_batch_file(compiled_kernels, capsys, tmp_path):
         ["--deal", DEAL, "--trump", "NT", "--leader", "1", "--side", "0123"],
         ["--deal", DEAL, "--trump", "NT", "--leader", "1", "--side", "00"],
         ["--deal", DEAL, "--trump", "NT", "--leader", "1", "--side", "0,,2"],
+        ["--deal", DEAL, "--trump", "NT", "--leader", "1", "--side", "\u0660"],  # Arabic-Indic zero
+        ["--deal", DEAL, "--trump", "NT", "--leader", "1", "--side", "02", "--objective", "exact:1_0"],
+        ["--deal", "N:A... K... Q... J...", "--trump", "NT", "--leader", "1", "--side", "02", "--objective", "exact:2"],
         ["--deal", DEAL, "--trump", "NT", "--leader", "1", "--side", "02", "--objective", "exact:x"],
         ["--deals", "/nonexistent/deals.txt", "--trump", "NT", "--leader", "1", "--side", "02"],
         ["--trump", "NT", "--leader", "1", "--side", "02"],
@@ -62,8 +65,10 @@ def test_solve_bad_input_raises_value_error(compiled_kernels, argv):
         _run(["solve", *argv])
 
 
-def test_batch_error_names_the_file_line(compiled_kernels, tmp_path):
+@pytest.mark.parametrize("bad", ["garbage", "N:AK... Q... J... T..."])
+def test_batch_error_names_the_file_line_before_solving(compiled_kernels, tmp_path, capsys, bad):
     f = tmp_path / "deals.txt"
-    f.write_text(f"# comment\n{DEAL}\n\n\ngarbage\n")
+    f.write_text(f"# comment\n{DEAL}\n\n\n{bad}\n")
     with pytest.raises(ValueError, match="line 5 of"):
         _run(["solve", "--deals", str(f), "--trump", "S", "--leader", "1", "--side", "02"])
+    assert capsys.readouterr().out == ""  # nothing solved before the bad line was found

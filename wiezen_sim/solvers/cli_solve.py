@@ -14,8 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from wiezen_sim.cards import parse_deal
-from wiezen_sim.solvers.dd import DDSolver, parse_objective, parse_side, parse_trump
+from wiezen_sim.solvers.dd import DDSolver, check_position, parse_objective, parse_side, parse_trump
 
 
 def _read_deals(args: argparse.Namespace) -> list[tuple[int, str]]:
@@ -44,13 +43,18 @@ def cmd_solve(args: argparse.Namespace) -> None:
     hands = []
     for line_no, text in deals:
         try:
-            hands.append(parse_deal(text.strip('"'), cards_per_hand=None))
+            h = check_position(text.strip('"'), trump, args.leader)
+            to_play = int(h[0]).bit_count()
+            if objective.kind == "exact" and objective.k > to_play:
+                raise ValueError(f"exact:{objective.k} asks for more tricks than the {to_play} to play")
+            hands.append(h)
         except ValueError as exc:
             where = f"line {line_no} of {args.deals}: " if args.deals else ""
             raise ValueError(f"{where}{exc}") from None
     solver = DDSolver(tt_mb=args.tt_mb)
     for (_, text), h in zip(deals, hands, strict=True):
         result = solver.solve(h, trump, args.leader, side, objective)
+        text = " ".join(text.split())  # one output line per deal
         if args.json:
             key = "success" if objective.kind == "exact" else "tricks"
             print(json.dumps({key: result}))

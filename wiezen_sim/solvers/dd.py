@@ -77,10 +77,10 @@ def parse_objective(objective: str | Objective, k: int | None = None) -> Objecti
     if text.startswith("exact"):
         rest = text[5:]
         if rest.startswith(":"):
-            try:
-                k = int(rest[1:])
-            except ValueError:
-                raise ValueError(f"bad objective {objective!r}: expected exact:K with an integer K") from None
+            digits = rest[1:]
+            if not (digits.isascii() and digits.isdigit()):
+                raise ValueError(f"bad objective {objective!r}: expected exact:K with an integer K")
+            k = int(digits)
         elif rest:
             raise ValueError(f"unknown objective {objective!r} (max, min, exact:K)")
         if k is None or not 0 <= k <= 13:
@@ -130,10 +130,10 @@ def parse_side(side: SideLike) -> int:
             seats = list(side)
         mask = 0
         for s in seats:
-            try:
-                seat = int(s)
-            except (TypeError, ValueError):
-                raise ValueError(f"unknown seat {s!r} in side {side!r} (seats are 0..3)") from None
+            if isinstance(s, str):
+                seat = "0123".find(s) if len(s) == 1 else -1
+            else:
+                seat = int(s) if isinstance(s, (int, np.integer)) and not isinstance(s, bool) else -1
             if not 0 <= seat <= 3:
                 raise ValueError(f"unknown seat {s!r} in side {side!r} (seats are 0..3)")
             if (mask >> seat) & 1:
@@ -178,6 +178,16 @@ class _Position:
     trick: np.ndarray  # int64[4]: trick[:n_trick] played from leader
     n_trick: int
     tricks_left: int  # including the trick in progress
+
+
+def check_position(hands: Hands, trump: TrumpLike, leader: int, trick: Iterable[int | str] = ()) -> np.ndarray:
+    """Validate a position without solving it; returns its hands (int64[4] masks, seat order).
+
+    Raises:
+        ValueError: as :meth:`DDSolver.solve` does for a bad position (cards, hand
+            sizes, trump, leader, the trick in progress).
+    """
+    return _position(hands, trump, leader, trick).hands
 
 
 def _position(hands: Hands, trump: TrumpLike, leader: int, trick: Iterable[int | str]) -> _Position:
