@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from tests.dd_reference import ref_exact, ref_value
-from wiezen_sim.cards import parse_hand
+from wiezen_sim.cards import parse_deal, parse_hand
 from wiezen_sim.solvers.dd import DDSolver
 
 SIDES = [0b0001, 0b0010, 0b0100, 0b1000, 0b0101, 0b1010, 0b0011, 0b0110, 0b1100, 0b1001, 0b1110, 0b0111]
@@ -112,7 +112,7 @@ def _exact_questions(rng, sizes, n_endings):
         hands, trump, leader, trick = random_ending(rng, int(rng.choice(sizes)))
         if trump < 0:
             continue
-        side = int(rng.choice([0b0101, 0b1010, 0b0011, 0b0110, 0b1100, 0b1001]))
+        side = int(rng.choice([s for s in SIDES if s.bit_count() == 2]))
         args = _ref_args(hands, trump, leader, trick, side)
         low, high = ref_value(*args, minimise=True), ref_value(*args)
         if low == high:
@@ -137,8 +137,7 @@ def test_exact_when_the_side_can_crash_its_top_trumps(solver):
     sure tricks also for an exact count, where the side may want to play both to one trick.
     """
     deal = "N:.A.9.J3 Q.Q.76. T..K5.K J9.2..8"
-    hands = np.array([parse_hand(h) for h in ("H:A D:9 C:J3", "S:Q H:Q D:76", "S:T D:K5 C:K", "S:J9 H:2 C:8")],
-                     dtype=np.int64)  # fmt: skip
+    hands = np.array(parse_deal(deal, cards_per_hand=None), dtype=np.int64)
     assert ref_exact(*_ref_args(hands, 2, 0, [], 0b0101), 1)
     assert solver.solve(deal, "D", 0, 0b0101, "exact", k=1) is True
     assert solver.card_values(deal, "D", 0, 0b0101, "exact", k=1)[41] is True

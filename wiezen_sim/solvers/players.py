@@ -602,7 +602,7 @@ def play_deal(
         seats = (first,) if spec.side.value == "alone" or spec.name == "troel" else (first, partner)
         if partner is None and len(seats) == 2:
             raise ValueError(f"{spec.name} needs partner=SEAT (the seat that accepts, 0..3)")
-        if any(s is None or not 0 <= s < SEATS for s in seats) or len(set(seats)) != len(seats):
+        if any(not 0 <= s < SEATS for s in seats) or len(set(seats)) != len(seats):
             raise ValueError(f"{spec.name} needs distinct declaring seats 0..3, got {seats}")
         declaration = Declaration(spec.name, seats, trump=trump)  # type: ignore[arg-type]
     setup = setup_play([declaration], deal, rule_set)
