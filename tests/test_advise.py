@@ -120,6 +120,14 @@ def test_bad_input_one_line_exit_2(capsys, argv, message):
     assert message in err and err.count("\n") == 1, err
 
 
+@pytest.mark.parametrize("argv", [["--rules", "bogus"], ["--worlds", "4"], ["--turned", "2X"]])
+def test_example_bad_input_one_line_without_quiet(capsys, argv):
+    """No hand (the built-in example) and no --quiet: the example's notice must not come
+    before the error line."""
+    assert main(["advise", "--samples", "2", *argv]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+
+
 def test_cli_json_and_example(capsys):
     assert main(["advise", "--samples", "4", "--seed", "1", "--jobs", "1", "--format", "json", "--quiet"]) == 0
     out = json.loads(capsys.readouterr().out)

@@ -110,12 +110,13 @@ def _cmd_advise(args: argparse.Namespace) -> None:
         hand, seat, turned = " ".join(args.hand), args.seat or "eldest", args.turned
     else:
         hand, seat, turned = EXAMPLE["hand"], args.seat or EXAMPLE["seat"], args.turned or EXAMPLE["turned"]
-        if not args.quiet:
-            print(f"No hand given: the built-in example {hand!r}, seat {seat}, turned {turned}.", file=sys.stderr)
     if args.compare and args.method != "dd":
         raise UsageError("--compare runs every method; leave out --method")
     if args.worlds is not None and not (args.compare or args.method == "pimc"):
         raise UsageError("--worlds is for PIMC play: add --method pimc or --compare")
+    if args.out and not os.path.isdir(os.path.dirname(os.path.abspath(args.out))):
+        # before the run, not after it: the output's directory must exist
+        raise UsageError(f"cannot write --out {args.out}: No such file or directory")
     run = compare if args.compare else advise
     extra = {} if args.compare else {"method": args.method}
     if args.worlds is not None:
@@ -131,6 +132,8 @@ def _cmd_advise(args: argparse.Namespace) -> None:
         progress=False if args.quiet else None,
         **extra,
     )
+    if not args.hand and not args.quiet:  # after the run, so that a bad input's error stays one line
+        print(f"No hand given: the built-in example {hand!r}, seat {seat}, turned {turned}.", file=sys.stderr)
     if args.format == "json":
         text = json.dumps(advice.to_dict(), indent=2)
     elif args.format == "csv":
