@@ -136,7 +136,7 @@ def _render(records: list[dict], fmt: str, text_lines) -> str:
     return "\n".join(text_lines)
 
 
-def _table_output(args, deals: list[_Deal], games: list[PbnGame], tables: list[np.ndarray]) -> str:
+def _table_output(args: argparse.Namespace, deals: list[_Deal], games: list[PbnGame], tables: list[np.ndarray]) -> str:
     if args.format == "pbn":  # a PBN file's games as read (blocks without a deal too), else one game per deal
         if games:
             by_game = {id(d.game): t for d, t in zip(deals, tables, strict=True)}
@@ -154,10 +154,6 @@ def _table_output(args, deals: list[_Deal], games: list[PbnGame], tables: list[n
             lines.append("      " + "".join(f"{seat:>4}" for seat in PBN_SEATS))
             lines += [f"{strain:<6}" + "".join(f"{x:>4}" for x in row.values()) for strain, row in rows.items()]
     return _render(records, args.format, lines)
-
-
-def _value(obj: Objective, v) -> int | bool:
-    return bool(v) if obj.kind == "exact" else int(v)
 
 
 def _describe(obj: Objective) -> str:
@@ -205,15 +201,15 @@ def cmd_solve(args: argparse.Namespace) -> None:
             values = solver.card_values(r.hands, trump, r.leader, side, obj, trick=r.trick)
             cards = sorted(values, key=_card_order)
             if args.format == "csv":
-                records += [{**head, "to_play": seat, "card": card_name(c), "result": _value(obj, values[c])}
+                records += [{**head, "to_play": seat, "card": card_name(c), "result": values[c]}
                             for c in cards]  # fmt: skip
             else:
                 records.append({**head, "to_play": seat,
-                                "cards": {card_name(c): _value(obj, values[c]) for c in cards}})  # fmt: skip
+                                "cards": {card_name(c): values[c] for c in cards}})  # fmt: skip
                 lines.append(f"{prefix}\tseat {seat} to play, {label} after each card:")
-                lines += [f"  {card_name(c)}\t{_fmt(_value(obj, values[c]))}" for c in cards]
+                lines += [f"  {card_name(c)}\t{_fmt(values[c])}" for c in cards]
         else:
-            result = _value(obj, solver.solve(r.hands, trump, r.leader, side, obj, trick=r.trick))
+            result = solver.solve(r.hands, trump, r.leader, side, obj, trick=r.trick)
             records.append({**head, ("success" if obj.kind == "exact" else "tricks"): result})
             lines.append(f"{prefix}\t{label}: {_fmt(result)}")
     print(_render(records, args.format, lines))
