@@ -41,15 +41,12 @@ neither in the seat's hand nor known gone (it does not look at other hands).
 ``PLAY_PIMC`` — perfect-information Monte Carlo aiming at the seat's own exact bid:
 ``worlds`` deals of the unknown cards consistent with what the seat knows (its hand,
 the played cards, the turned card, the hand sizes, shown voids — a player who did not
-follow is void in the led suit and, not having trumped, also in trumps) are sampled;
-for each legal card and world the deal is played out with every seat — the PIMC seat
-included — playing ``PLAY_AIM`` towards its own (public) bid. The card with the most
-worlds ending on exactly the bid wins; ties go to the smaller total deviation
-``|tricks − bid|``, then to the lower card. World sampling assigns the shuffled unknown
-cards one by one to a seat with room left that is not known void in the card's suit
-(or to the undealt stock), with probability proportional to the room left: uniform
-without void constraints, approximately uniform with them (after 30 dead ends the
-void constraints are dropped).
+follow is void in the led suit and, not having trumped, also in trumps:
+``kernel.trick.shown_voids``) are sampled exactly uniformly by ``kernel.worlds``, the
+undealt stock being a place of its own; for each legal card and world the deal is
+played out with every seat — the PIMC seat included — playing ``PLAY_AIM`` towards its
+own (public) bid. The card with the most worlds ending on exactly the bid wins; ties go
+to the smaller total deviation ``|tricks − bid|``, then to the lower card.
 
 ``PLAY_RANDOM`` — a uniformly random legal card.
 
@@ -72,8 +69,9 @@ import numpy as np
 from numba import njit
 
 from wiezen_sim.kernel.bits import LANE, highest_index, lowest_index, popcount
-from wiezen_sim.kernel.playout import lowest_rank_card, random_card, rng_below, rng_new, sample_deal
-from wiezen_sim.kernel.trick import beats, legal_mask
+from wiezen_sim.kernel.playout import lowest_rank_card, random_card, rng_new, sample_deal
+from wiezen_sim.kernel.trick import beats, legal_mask, shown_voids
+from wiezen_sim.kernel.worlds import sample_worlds
 
 PLAY_RANDOM = 0
 PLAY_AIM = 1
@@ -83,7 +81,6 @@ MODE_AIM = 0  # advise: the analysed seat plays aiming at each candidate bid in 
 MODE_FIXED = 1  # advise: the analysed seat bids and plays like the heuristic bots (one distribution)
 
 MUST_TRUMP = 1
-_WORLD_TRIES = 30
 
 
 @njit(cache=True)
@@ -183,69 +180,6 @@ def _rollout(h, n, leader, pos, lead_suit, win_card, win_seat, trump, deck, gone
 
 
 @njit(cache=True)
-def sample_world(own, seat, sizes, unknown, voids, state):
-    """Hands of a world consistent with a seat's knowledge (see ``PLAY_PIMC`` in the module docstring).
-
-    Args:
-        own: the seat's hand; ``seat``: its index.
-        sizes: int64[n] number of cards each seat holds now.
-        unknown: mask of the cards the seat cannot place (other hands and undealt stock).
-        voids: int64[n] shown voids (bit s = void in suit s).
-
-    Returns:
-        int64[n] hands, ``own`` at ``seat``.
-    """
-    n = sizes.shape[0]
-    total = popcount(unknown)
-    cards = np.empty(total, dtype=np.int64)
-    m = unknown
-    for i in range(total):
-        cards[i] = lowest_index(m)
-        m &= m - 1
-    out = np.zeros(n, dtype=np.int64)
-    cap = np.zeros(n, dtype=np.int64)
-    for attempt in range(_WORLD_TRIES + 1):
-        use_voids = attempt < _WORLD_TRIES
-        for i in range(total - 1, 0, -1):
-            j = rng_below(state, i + 1)
-            t = cards[i]
-            cards[i] = cards[j]
-            cards[j] = t
-        stock = total
-        for p in range(n):
-            out[p] = 0
-            cap[p] = 0 if p == seat else sizes[p]
-            stock -= cap[p]
-        out[seat] = own
-        ok = True
-        for i in range(total):
-            c = cards[i]
-            s = c >> 4
-            weight = stock
-            for p in range(n):
-                if cap[p] > 0 and not (use_voids and (voids[p] >> s) & 1):
-                    weight += cap[p]
-            if weight == 0:
-                ok = False
-                break
-            r = rng_below(state, weight)
-            if r < stock:
-                stock -= 1
-                continue
-            r -= stock
-            for p in range(n):
-                if cap[p] > 0 and not (use_voids and (voids[p] >> s) & 1):
-                    if r < cap[p]:
-                        out[p] |= 1 << c
-                        cap[p] -= 1
-                        break
-                    r -= cap[p]
-        if ok:
-            return out
-    return out  # unreachable: the last attempt ignores voids and always succeeds
-
-
-@njit(cache=True)
 def pimc_card(
     hands, seat, n, leader, pos, lead_suit, win_card, win_seat, trump, deck, gone, bids, won, voids, worlds, state
 ):
@@ -260,17 +194,25 @@ def pimc_card(
     for i in range(n_legal):
         moves[i] = lowest_index(m)
         m &= m - 1
-    sizes = np.empty(n, dtype=np.int64)
-    for p in range(n):
-        sizes[p] = popcount(hands[p])  # public: everybody can count the cards in a hand
+    # places of the hidden cards: 0 = the undealt stock, 1 + p = seat p (the seat's own hand known)
     unknown = deck & ~gone & ~own
+    known = np.zeros(n + 1, dtype=np.int64)
+    need = np.zeros(n + 1, dtype=np.int64)
+    place_voids = np.zeros(n + 1, dtype=np.int64)
+    known[1 + seat] = own
+    need[0] = popcount(unknown)
+    for p in range(n):
+        if p != seat:
+            need[1 + p] = popcount(hands[p])  # public: everybody can count the cards in a hand
+            need[0] -= need[1 + p]
+        place_voids[1 + p] = voids[p]
+    sampled = sample_worlds(state, known, need, unknown, place_voids, worlds)
     hits = np.zeros(n_legal, dtype=np.int64)
     dev = np.zeros(n_legal, dtype=np.int64)
-    for _ in range(worlds):
-        world = sample_world(own, seat, sizes, unknown, voids, state)
+    for k in range(worlds):
         for i in range(n_legal):
             c = moves[i]
-            h = world.copy()
+            h = sampled[k, 1:].copy()
             w = won.copy()
             h[seat] &= ~(1 << c)
             if pos == 0:
@@ -353,10 +295,7 @@ def play_deal(hands, trump, deck, turned_mask, bids, policy, worlds, seed, trace
                 win_card = card
                 win_seat = seat
             else:
-                if card >> 4 != lead_suit:
-                    voids[seat] |= 1 << lead_suit
-                    if trump >= 0 and card >> 4 != trump:
-                        voids[seat] |= 1 << trump
+                voids[seat] |= shown_voids(lead_suit, card, trump, MUST_TRUMP)
                 if beats(card, win_card, trump):
                     win_card = card
                     win_seat = seat

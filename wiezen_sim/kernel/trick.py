@@ -46,6 +46,23 @@ def legal_mask(hand, lead_suit, trump, must_trump):
     return hand
 
 
+@njit(cache=True)
+def shown_voids(lead_suit, card, trump, must_trump):
+    """Suits (4-bit mask) a player is known to lack after playing ``card`` to a trick led
+    in ``lead_suit`` (-1 when the player leads: nothing learned).
+
+    A card of another suit shows a void in the suit led; with ``must_trump`` set (Romanian
+    whist, RULES.md Part 2: "otherwise play a trump if possible") a card that is neither of
+    the suit led nor a trump shows a void in trumps too.
+    """
+    if lead_suit < 0 or card >> 4 == lead_suit:
+        return 0
+    out = 1 << lead_suit
+    if must_trump and trump >= 0 and card >> 4 != trump:
+        out |= 1 << trump
+    return out
+
+
 @njit(cache=True, inline="always")
 def beats(card, best, trump):
     """True when ``card`` beats ``best``, the card currently winning the trick."""

@@ -1,67 +1,222 @@
-"""The ``wiezen-sim solve`` verb: double-dummy results of PBN deals (argparse setup + handler).
+"""The ``wiezen-sim solve`` verb: double-dummy results of deals (argparse setup + handler).
 
-    wiezen-sim solve --deal PBN --trump {S,H,D,C,NT} --leader SEAT --side SEATS
-                     [--objective max|min|exact:K] [--json]
-    wiezen-sim solve --deals FILE ...          (one PBN deal per line; blank lines and # comments skipped)
+    wiezen-sim solve {--deal PBN | --deals FILE} --trump {S,H,D,C,NT} --leader SEAT --side SEATS
+                     [--objective max|min|exact:K] [--played "CARD …"] [--cards]
+                     [--format table|json|csv] [--tt-mb MB]
+    wiezen-sim solve {--deal PBN | --deals FILE} --table [--alone] [--format table|json|csv|pbn]
 
-Seats 0..3 are the PBN order N, E, S, W. ``--json`` prints one object per deal,
-``{"tricks": N}`` for max/min and ``{"success": true|false}`` for exact. Bad input
-raises ``ValueError``; the CLI's ``main`` turns that into a one-line error and exit 2.
+Seats 0..3 are the PBN order N, E, S, W. ``--deals`` reads a PBN file (the ``Deal`` tag of
+every game) or one PBN deal per line (blank lines and # comments skipped).
+
+* Without ``--cards`` or ``--table``: the side's result (``max``/``min`` tricks, or whether it
+  can take exactly K). ``--played`` gives the cards played so far from the whole deal, in
+  order from the first lead (``--deal`` only); tricks then count from the trick in progress
+  on, as DDS counts them, and ``won`` gives the side's tricks already taken.
+* ``--cards``: every legal card of the player to move, with the side's result after it.
+* ``--table``: the 20 results declarer × strain (S H D C NT; the declarer's left-hand
+  opponent leads), partners opposite as DDS gives them, or with ``--alone`` the declarer
+  against the other three. ``--format pbn`` writes the games back as PBN with a
+  ``DoubleDummyTricks`` tag (partners opposite only).
+
+``--format json`` prints one JSON object per deal, ``csv`` one table with a header. Bad
+input raises ``ValueError``; the CLI's ``main`` turns that into a one-line error and exit 2.
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
+import io
 import json
+from dataclasses import dataclass
 
-from wiezen_sim.solvers.dd import DDSolver, check_position, parse_objective, parse_side, parse_trump
+import numpy as np
+
+from wiezen_sim.cards import PBN_SEATS, card_name, card_rank, card_suit, deal_name, parse_card, parse_deal
+from wiezen_sim.pbn import PbnGame, read_pbn, write_pbn
+from wiezen_sim.solvers.dd import (
+    DDSolver,
+    Objective,
+    Replay,
+    check_position,
+    parse_objective,
+    parse_side,
+    parse_trump,
+    replay,
+)
+
+STRAINS = ("S", "H", "D", "C", "NT")  # rows of a table, DDS's order
 
 
-def _read_deals(args: argparse.Namespace) -> list[tuple[int, str]]:
-    """``(line number, PBN text)`` of each deal asked for (line 0 for ``--deal``)."""
+@dataclass(frozen=True)
+class _Deal:
+    where: str  # prefix of an error about this deal: "" or "line N of FILE: "
+    text: str  # the deal as given, on one line
+    hands: tuple[int, int, int, int]
+    game: PbnGame | None  # the PBN game it came from (``--deals`` with a PBN file)
+
+
+def _read_deals(args: argparse.Namespace) -> tuple[list[_Deal], list[PbnGame]]:
+    """Every deal asked for, parsed (errors name the file line), and every game of a PBN file
+    (with the blocks that hold no deal; none for other input)."""
     if (args.deal is None) == (args.deals is None):
         raise ValueError("give exactly one of --deal PBN or --deals FILE")
     if args.deal is not None:
-        return [(0, args.deal)]
+        return [_Deal("", " ".join(args.deal.split()), parse_deal(args.deal, cards_per_hand=None), None)], []
     try:
         with open(args.deals, encoding="utf-8") as handle:
-            lines = [line.strip() for line in handle]
-    except OSError as exc:
-        raise ValueError(f"cannot read {args.deals}: {exc.strerror}") from None
-    deals = [(n, line) for n, line in enumerate(lines, 1) if line and not line.startswith("#")]
+            text = handle.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"cannot read {args.deals}: {getattr(exc, 'strerror', None) or exc}") from None
+    lines = [line.strip() for line in text.splitlines()]
+    games: list[PbnGame] = []
+    if any(line.startswith("[") for line in lines):  # a PBN file of tagged games
+        try:
+            games = read_pbn(text)
+        except ValueError as exc:
+            raise ValueError(f"{args.deals}: {exc}") from None
+        deals = [_Deal(f"line {g.line_no} of {args.deals}: ", deal_name(g.deal), g.deal, g) for g in games if g.deal]
+    else:
+        deals = []
+        for n, line in enumerate(lines, 1):
+            if line and not line.startswith("#"):
+                try:
+                    deals.append(_Deal(f"line {n} of {args.deals}: ", " ".join(line.split()),
+                                       parse_deal(line, cards_per_hand=None), None))  # fmt: skip
+                except ValueError as exc:
+                    raise ValueError(f"line {n} of {args.deals}: {exc}") from None
     if not deals:
         raise ValueError(f"no deals in {args.deals}")
-    return deals
+    return deals, games
+
+
+def _check_options(args: argparse.Namespace) -> None:
+    """Refuse option combinations that do not go together (before any deal is read)."""
+    contract = [f"--{name}" for name in ("trump", "leader", "side", "objective") if getattr(args, name) is not None]
+    if args.table:
+        extra = contract + [o for o, on in (("--played", args.played is not None), ("--cards", args.cards)) if on]
+        if extra:
+            raise ValueError(f"--table solves every declarer and strain of the whole deal: drop {', '.join(extra)}")
+    else:
+        missing = [f"--{name}" for name in ("trump", "leader", "side") if getattr(args, name) is None]
+        if missing:
+            raise ValueError(f"missing {', '.join(missing)} (or --table for every declarer and strain)")
+        if args.alone:
+            raise ValueError("--alone is for --table (every seat alone against three)")
+    if args.format == "pbn" and (not args.table or args.alone):
+        raise ValueError("--format pbn writes the DoubleDummyTricks of --table (partners opposite, without --alone)")
+    if args.played is not None and args.deals is not None:
+        raise ValueError("--played is the play of one deal: use it with --deal")
+
+
+def _parse_played(text: str) -> list[int]:
+    words = text.replace(",", " ").split()
+    if not words:
+        raise ValueError("--played needs the cards played so far, e.g. --played '4S QS AS 2S KH'")
+    try:
+        return [parse_card(w) for w in words]
+    except ValueError as exc:
+        raise ValueError(f"--played: {exc}") from None
+
+
+def _card_order(card: int) -> tuple[int, int]:
+    return card_suit(card), -card_rank(card)  # as a hand reads: S H D C, high to low
+
+
+def _render(records: list[dict], fmt: str, text_lines) -> str:
+    """The records as JSON lines, CSV (header from the first record) or the plain text lines."""
+    if fmt == "json":
+        return "\n".join(json.dumps(r) for r in records)
+    if fmt == "csv":
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=list(records[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(records)
+        return out.getvalue().rstrip("\n")
+    return "\n".join(text_lines)
+
+
+def _table_output(args: argparse.Namespace, deals: list[_Deal], games: list[PbnGame], tables: list[np.ndarray]) -> str:
+    if args.format == "pbn":  # a PBN file's games as read (blocks without a deal too), else one game per deal
+        if games:
+            by_game = {id(d.game): t for d, t in zip(deals, tables, strict=True)}
+            return write_pbn(games, [by_game.get(id(g)) for g in games]).rstrip("\n")
+        return write_pbn([PbnGame((f'[Deal "{d.text}"]',), 0, d.hands) for d in deals], tables).rstrip("\n")
+    records, lines = [], []
+    for d, t in zip(deals, tables, strict=True):
+        rows = {STRAINS[s]: dict(zip(PBN_SEATS, (int(x) for x in t[s]), strict=True)) for s in range(5)}
+        if args.format == "json":
+            records.append({"alone": args.alone, "table": rows})
+        elif args.format == "csv":
+            records += [{"deal": d.text, "strain": strain, **row} for strain, row in rows.items()]
+        else:
+            lines.append(d.text + ("\tdeclarer alone against three" if args.alone else "\tpartners opposite"))
+            lines.append("      " + "".join(f"{seat:>4}" for seat in PBN_SEATS))
+            lines += [f"{strain:<6}" + "".join(f"{x:>4}" for x in row.values()) for strain, row in rows.items()]
+    return _render(records, args.format, lines)
+
+
+def _describe(obj: Objective) -> str:
+    return f"exactly {obj.k}" if obj.kind == "exact" else f"{obj.kind} tricks"
 
 
 def cmd_solve(args: argparse.Namespace) -> None:
     """Handler of ``wiezen-sim solve`` (validates everything before solving anything)."""
-    deals = _read_deals(args)
-    trump = parse_trump(args.trump)
-    side = parse_side(args.side)
-    objective = parse_objective(args.objective)
-    hands = []
-    for line_no, text in deals:
-        try:
-            h = check_position(text.strip('"'), trump, args.leader)
-            to_play = int(h[0]).bit_count()
-            if objective.kind == "exact" and objective.k > to_play:
-                raise ValueError(f"exact:{objective.k} asks for more tricks than the {to_play} to play")
-            hands.append(h)
-        except ValueError as exc:
-            where = f"line {line_no} of {args.deals}: " if args.deals else ""
-            raise ValueError(f"{where}{exc}") from None
+    _check_options(args)
+    played = _parse_played(args.played) if args.played is not None else None
+    deals, games = _read_deals(args)
     solver = DDSolver(tt_mb=args.tt_mb)
-    for (_, text), h in zip(deals, hands, strict=True):
-        result = solver.solve(h, trump, args.leader, side, objective)
-        text = " ".join(text.split())  # one output line per deal
-        if args.json:
-            key = "success" if objective.kind == "exact" else "tricks"
-            print(json.dumps({key: result}))
-        elif objective.kind == "exact":
-            print(f"{text}\texactly {objective.k}: {'yes' if result else 'no'}")
+    if args.table:
+        for d in deals:
+            try:
+                check_position(d.hands, "NT", 0)
+            except ValueError as exc:
+                raise ValueError(f"{d.where}{exc}") from None
+        print(_table_output(args, deals, games, [solver.table(d.hands, args.alone) for d in deals]))
+        return
+    trump, side, obj = parse_trump(args.trump), parse_side(args.side), parse_objective(args.objective or "max")
+    positions: list[Replay] = []
+    for d in deals:
+        try:
+            r = replay(d.hands, trump, args.leader, played or ())
+            to_play = int(r.hands[(r.leader + len(r.trick)) % 4]).bit_count()
+            if obj.kind == "exact" and obj.k > to_play:
+                raise ValueError(f"exact:{obj.k} asks for more tricks than the {to_play} to play")
+            if args.cards and to_play == 0:
+                raise ValueError("every card has been played: no card left to choose")
+            positions.append(r)
+        except ValueError as exc:
+            raise ValueError(f"{d.where}{exc}") from None
+    records, lines = [], []
+    for d, r in zip(deals, positions, strict=True):
+        seat = (r.leader + len(r.trick)) % 4
+        trick_no = 1 + sum(r.won)
+        head = {"deal": d.text} if args.format == "csv" else {}
+        if played is not None:
+            won = sum(w for s, w in enumerate(r.won) if side >> s & 1)
+            head |= {"played": len(played), "won": won, "trick": trick_no, "to_play": seat}
+        label = _describe(obj) + ("" if played is None else f" from trick {trick_no}")
+        prefix = d.text + ("" if played is None else f"\tplayed {len(played)}, side won {head['won']}")
+        if args.cards:
+            values = solver.card_values(r.hands, trump, r.leader, side, obj, trick=r.trick)
+            cards = sorted(values, key=_card_order)
+            if args.format == "csv":
+                records += [{**head, "to_play": seat, "card": card_name(c), "result": values[c]}
+                            for c in cards]  # fmt: skip
+            else:
+                records.append({**head, "to_play": seat,
+                                "cards": {card_name(c): values[c] for c in cards}})  # fmt: skip
+                lines.append(f"{prefix}\tseat {seat} to play, {label} after each card:")
+                lines += [f"  {card_name(c)}\t{_fmt(values[c])}" for c in cards]
         else:
-            print(f"{text}\t{objective.kind} tricks: {result}")
+            result = solver.solve(r.hands, trump, r.leader, side, obj, trick=r.trick)
+            records.append({**head, ("success" if obj.kind == "exact" else "tricks"): result})
+            lines.append(f"{prefix}\t{label}: {_fmt(result)}")
+    print(_render(records, args.format, lines))
+
+
+def _fmt(value: int | bool) -> str:
+    return ("yes" if value else "no") if isinstance(value, bool) else str(value)
 
 
 def _seat(text: str) -> int:
@@ -72,14 +227,20 @@ def _seat(text: str) -> int:
 
 def add_solve_command(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     """Add the ``solve`` verb to a ``wiezen-sim`` subparsers object; returns its parser."""
-    p = subparsers.add_parser("solve", help="double-dummy tricks of PBN deals (max, min or exact objective)")
+    p = subparsers.add_parser("solve", help="double-dummy results of deals: a side's tricks, per card, or the table")
     p.add_argument("--deal", help='one PBN deal, e.g. "N:AKQ.T98..AK5432 ... ... ..."')
-    p.add_argument("--deals", metavar="FILE", help="a file with one PBN deal per line")
-    p.add_argument("--trump", required=True, choices=("S", "H", "D", "C", "NT"), type=str.upper)
-    p.add_argument("--leader", required=True, type=_seat, help="seat leading the first trick (0..3 = N E S W)")
-    p.add_argument("--side", required=True, help="the side's seats, e.g. 02 or 0,2 (1 to 3 seats)")
-    p.add_argument("--objective", default="max", help="max (default), min or exact:K")
+    p.add_argument("--deals", metavar="FILE", help="a PBN file ([Deal] tags) or one PBN deal per line")
+    p.add_argument("--trump", choices=("S", "H", "D", "C", "NT"), type=str.upper)
+    p.add_argument("--leader", type=_seat, help="seat leading the first trick (0..3 = N E S W)")
+    p.add_argument("--side", help="the side's seats, e.g. 02 or 0,2 (1 to 3 seats)")
+    p.add_argument("--objective", help="max (default), min or exact:K")
+    p.add_argument("--played", metavar="CARDS", help='cards played so far from the first lead, e.g. "4S QS AS 2S"')
+    p.add_argument("--cards", action="store_true", help="the result after each legal card of the player to move")
+    p.add_argument("--table", action="store_true", help="every declarer x strain (partners opposite, as DDS)")
+    p.add_argument("--alone", action="store_true", help="with --table: each declarer alone against three")
+    p.add_argument("--format", choices=("table", "json", "csv", "pbn"), default="table",
+                   help="plain text (default), JSON lines, CSV, or PBN with DoubleDummyTricks (--table)")  # fmt: skip
+    p.add_argument("--json", action="store_const", const="json", dest="format", help="same as --format json")
     p.add_argument("--tt-mb", type=float, default=256, help="transposition-table memory in MB (default 256)")
-    p.add_argument("--json", action="store_true", help='one JSON object per deal: {"tricks": N} or {"success": B}')
     p.set_defaults(func=cmd_solve)
     return p

@@ -31,16 +31,20 @@ from wiezen_sim.cards import FULL_DECK, SUITS, card_name, check_disjoint, parse_
 from wiezen_sim.kernel import dd as _k
 from wiezen_sim.kernel.playout import POLICY_HEURISTIC, rng_new
 from wiezen_sim.kernel.playout import playout as _playout
+from wiezen_sim.kernel.trick import trick_winner
 
 __all__ = [
     "DDSolver",
     "Objective",
+    "Replay",
     "can_force",
     "card_values",
     "dd_table",
+    "from_endplay",
     "parse_objective",
     "parse_side",
     "parse_trump",
+    "replay",
     "solve",
     "solve_batch",
     "solve_kleine_miserie",
@@ -190,7 +194,92 @@ def check_position(hands: Hands, trump: TrumpLike, leader: int, trick: Iterable[
     return _position(hands, trump, leader, trick).hands
 
 
-def _position(hands: Hands, trump: TrumpLike, leader: int, trick: Iterable[int | str]) -> _Position:
+@dataclass(frozen=True)
+class Replay:
+    """The position reached by playing cards from a whole deal (see :func:`replay`).
+
+    Attributes:
+        hands: int64[4] cards each seat still holds (seat order).
+        leader: seat leading the trick in progress (the next trick when none is).
+        trick: cards (bit numbers) played to the trick in progress, in order from ``leader``.
+        won: tricks won so far by each seat (seat order).
+    """
+
+    hands: np.ndarray
+    leader: int
+    trick: tuple[int, ...]
+    won: tuple[int, int, int, int]
+
+
+def replay(hands: Hands, trump: TrumpLike, leader: int, played: Iterable[int | str]) -> Replay:
+    """Play ``played`` from the whole deal ``hands``, as DDS's play analysis takes them.
+
+    Args:
+        hands: the deal before any card was played (PBN string or four masks, seat order).
+        trump: as in :meth:`DDSolver.solve`.
+        leader: seat leading the first trick.
+        played: the cards played so far, in order from the first lead (bit numbers or
+            names such as ``"4S"``); each trick's winner leads the next (follow suit, no
+            obligation to trump: RULES.md 1.4, the same rule as bridge).
+
+    Returns:
+        the :class:`Replay` position.
+
+    Raises:
+        ValueError: a bad deal, trump or leader (as :meth:`DDSolver.solve`), a card the seat
+            to play does not hold, or a revoke (naming the card and its place in ``played``).
+    """
+    pos = _position(hands, trump, leader, ())
+    h = pos.hands.copy()
+    won = [0, 0, 0, 0]
+    leader, trick = pos.leader, []
+    for i, c in enumerate(played, 1):
+        card = parse_card(c) if isinstance(c, str) else int(c)
+        seat = (leader + len(trick)) % 4
+        if not (0 <= card < 64 and (int(h[seat]) >> card) & 1):
+            name = card_name(card) if 0 <= card < 64 and (FULL_DECK >> card) & 1 else repr(c)
+            raise ValueError(f"played card {i} ({name}): seat {seat} to play does not hold it")
+        if trick and card >> 4 != trick[0] >> 4 and int(h[seat]) & (0x7FFC << (16 * (trick[0] >> 4))):
+            raise ValueError(f"played card {i} ({card_name(card)}): seat {seat} still holds the suit led (revoke)")
+        h[seat] &= ~(1 << card)
+        trick.append(card)
+        if len(trick) == 4:
+            leader = trick_winner(np.array(trick, dtype=np.int64), 4, leader, 4, pos.trump)
+            won[leader] += 1
+            trick = []
+    return Replay(h, leader, tuple(trick), (won[0], won[1], won[2], won[3]))
+
+
+def from_endplay(deal) -> dict:
+    """The position of an endplay ``Deal`` as keyword arguments of :func:`solve`,
+    :func:`card_values` and :func:`can_force`: ``hands`` (the cards held), ``trump``,
+    ``leader`` (endplay's ``first``) and ``trick`` (its ``curtrick``), e.g.
+    ``solve(**from_endplay(d), side=(0, 2))``.
+
+    Raises:
+        ValueError: ``deal`` is not an endplay ``Deal`` (ImportError without endplay).
+    """
+    from endplay.types import Deal
+
+    if not isinstance(deal, Deal):
+        raise ValueError(f"not an endplay Deal: {type(deal).__name__}")
+    return {
+        "hands": parse_deal(deal.to_pbn(), cards_per_hand=None),
+        "trump": parse_trump(deal.trump.abbr),
+        "leader": int(deal.first),
+        "trick": [parse_card(str(c)) for c in deal.curtrick],
+    }
+
+
+def _position(hands: Hands, trump: TrumpLike, leader: int, trick: Iterable[int | str],
+              played: Iterable[int | str] = ()) -> _Position:  # fmt: skip
+    played = list(played)
+    if played:
+        if list(trick):
+            raise ValueError("give the trick in progress (trick=, cards not in the hands) or the play from the "
+                             "whole deal (played=), not both")  # fmt: skip
+        r = replay(hands, trump, leader, played)
+        hands, leader, trick = r.hands, r.leader, r.trick
     h = _parse_hands(hands)
     t = parse_trump(trump)
     if isinstance(leader, bool) or not isinstance(leader, (int, np.integer)) or not 0 <= int(leader) <= 3:
@@ -328,6 +417,7 @@ class DDSolver:
         objective: str | Objective = "max",
         k: int | None = None,
         trick: Iterable[int | str] = (),
+        played: Iterable[int | str] = (),
     ) -> int | bool:
         """Solve a position for a side.
 
@@ -340,16 +430,18 @@ class DDSolver:
             objective: ``"max"``, ``"min"``, ``"exact:K"`` (or ``"exact"`` with ``k``).
             trick: cards already played to the current trick, in order from ``leader``
                 (bit numbers or names such as ``"AS"``); those cards are not in ``hands``.
+            played: instead of ``trick``, the cards played so far from the whole deal
+                ``hands``, in order from ``leader``'s first lead (:func:`replay`).
 
         Returns:
             ``int`` tricks (from the current trick on) for max/min; ``bool`` for exact.
 
         Raises:
             ValueError: malformed hands, unequal card counts, bad seat/side/trump/objective,
-                a revoke in the trick.
+                a revoke in the trick, a card in ``played`` its seat does not hold.
             NodeLimitExceeded: the search passed ``node_limit`` (the same for every method).
         """
-        pos = _position(hands, trump, leader, trick)
+        pos = _position(hands, trump, leader, trick, played)
         obj = parse_objective(objective, k)
         side_mask = parse_side(side)
         return self._solve(pos, side_mask, obj)
@@ -377,6 +469,7 @@ class DDSolver:
         target: int,
         objective: str = "max",
         trick: Iterable[int | str] = (),
+        played: Iterable[int | str] = (),
     ) -> bool:
         """Target mode, one zero-window search.
 
@@ -384,7 +477,7 @@ class DDSolver:
         ``objective="min"``: can the side hold itself to at most ``target`` tricks?
         Arguments as in :meth:`solve`; raises ``ValueError`` on bad input.
         """
-        pos = _position(hands, trump, leader, trick)
+        pos = _position(hands, trump, leader, trick, played)
         side_mask = parse_side(side)
         if isinstance(target, bool) or not isinstance(target, (int, np.integer)):
             raise ValueError(f"target must be an integer number of tricks, got {target!r}")
@@ -408,6 +501,7 @@ class DDSolver:
         objective: str | Objective = "max",
         k: int | None = None,
         trick: Iterable[int | str] = (),
+        played: Iterable[int | str] = (),
     ) -> dict[int, int | bool]:
         """Value of every legal card of the player to move.
 
@@ -415,7 +509,7 @@ class DDSolver:
         return after that card (tricks from the current trick on, this trick included;
         ``bool`` for exact). Arguments and errors as in :meth:`solve`.
         """
-        pos = _position(hands, trump, leader, trick)
+        pos = _position(hands, trump, leader, trick, played)
         if pos.tricks_left == 0:
             raise ValueError("no cards left to play")
         obj = parse_objective(objective, k)
@@ -427,18 +521,19 @@ class DDSolver:
                   extra=(out,))  # fmt: skip
         return {c: (bool(v) if obj.kind == "exact" else int(v)) for c, v in enumerate(out) if v >= 0}
 
-    def table(self, hands: Hands) -> np.ndarray:
+    def table(self, hands: Hands, alone: bool = False) -> np.ndarray:
         """The 20-result double-dummy table of a deal, partners opposite (0–2, 1–3).
 
         Returns an int64 array of shape (5, 4): ``[strain, declarer]`` = tricks the
         declarer's side takes with the declarer's left-hand opponent on lead; strains in
-        the order S, H, D, C, NT (DDS's order), declarers seats 0..3.
+        the order S, H, D, C, NT (DDS's order), declarers seats 0..3. With ``alone`` the
+        declarer plays alone against the other three (solo, abondance).
         """
         h = _parse_hands(hands)
         out = np.zeros((5, 4), dtype=np.int64)
         for si, trump in enumerate((0, 1, 2, 3, -1)):
             for decl in range(4):
-                side = (1 << decl) | (1 << ((decl + 2) % 4))
+                side = (1 << decl) | (0 if alone else 1 << ((decl + 2) % 4))
                 out[si, decl] = self.solve(h, trump, (decl + 1) % 4, side)
         return out
 
@@ -461,13 +556,14 @@ def solve(
     objective: str | Objective = "max",
     k: int | None = None,
     trick: Iterable[int | str] = (),
+    played: Iterable[int | str] = (),
 ) -> int | bool:
     """Solve one deal or position with a shared module-level :class:`DDSolver`.
 
     See :meth:`DDSolver.solve` for the arguments, result (tricks, or ``bool`` for exact)
     and errors (``ValueError``).
     """
-    return _solver().solve(hands, trump, leader, side, objective, k, trick)
+    return _solver().solve(hands, trump, leader, side, objective, k, trick, played)
 
 
 def can_force(
@@ -478,9 +574,10 @@ def can_force(
     target: int,
     objective: str = "max",
     trick: Iterable[int | str] = (),
+    played: Iterable[int | str] = (),
 ) -> bool:
     """Target mode ("can the side force ≥ target?"); see :meth:`DDSolver.can_force`."""
-    return _solver().can_force(hands, trump, leader, side, target, objective, trick)
+    return _solver().can_force(hands, trump, leader, side, target, objective, trick, played)
 
 
 def card_values(
@@ -491,14 +588,15 @@ def card_values(
     objective: str | Objective = "max",
     k: int | None = None,
     trick: Iterable[int | str] = (),
+    played: Iterable[int | str] = (),
 ) -> dict[int, int | bool]:
     """Per-card values for the player to move; see :meth:`DDSolver.card_values`."""
-    return _solver().card_values(hands, trump, leader, side, objective, k, trick)
+    return _solver().card_values(hands, trump, leader, side, objective, k, trick, played)
 
 
-def dd_table(hands: Hands) -> np.ndarray:
+def dd_table(hands: Hands, alone: bool = False) -> np.ndarray:
     """20-result table (int64[5, 4], strains S H D C NT × declarer); see :meth:`DDSolver.table`."""
-    return _solver().table(hands)
+    return _solver().table(hands, alone)
 
 
 def solve_batch(

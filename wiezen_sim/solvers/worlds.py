@@ -6,22 +6,19 @@ hand), the suits each seat has shown void in, and how many cards each seat holds
 optional fifth "seat" holds the cards out of play that the observer has not seen (the
 others' kleine-miserie discards).
 :func:`sample_world` deals the unseen cards uniformly over every deal consistent with
-it, constructively: the number of consistent deals is counted exactly by dynamic
-programming over the suits (how many unseen cards of each suit each seat gets), a
-count vector is drawn suit by suit in proportion to the completions it leaves, and the
-cards of a suit are then shuffled among the seats that get them (the last suit's split is
-forced by the needs left). No rejection; without any void, a shuffled pack is dealt.
+it, with the exact sampler both games share (``wiezen_sim.kernel.worlds``: the consistent
+deals are counted exactly by dynamic programming, no rejection).
 """
 
 from __future__ import annotations
 
-import functools
-import math
 from dataclasses import dataclass
 
 import numpy as np
 
-from wiezen_sim.cards import card_count, cards_of, suit_holding
+from wiezen_sim.cards import card_count, suit_holding
+from wiezen_sim.kernel import worlds as _kw
+from wiezen_sim.kernel.playout import rng_new
 
 SEATS = 4
 
@@ -74,99 +71,31 @@ class InfoSet:
         return True
 
 
-def _suit_counts(info: InfoSet) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
-    """(unseen cards per suit, cards needed per seat, eligible-suit mask per seat)."""
-    per_suit = tuple(card_count(suit_holding(info.unseen, s)) for s in range(4))
-    need = tuple(info.counts[s] - card_count(info.hands_known[s]) for s in range(len(info.counts)))
-    return per_suit, need, info.voids
+def _places(info: InfoSet) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(known cards, cards needed, voids) per place: int64 arrays for ``kernel.worlds``."""
+    need = [info.counts[s] - card_count(info.hands_known[s]) for s in range(len(info.counts))]
+    return (np.array(info.hands_known, dtype=np.int64), np.array(need, dtype=np.int64),
+            np.array(info.voids, dtype=np.int64))  # fmt: skip
 
 
-def _splits(n: int, need: tuple[int, ...], voids: tuple[int, ...], suit: int):
-    """Every way to give ``n`` cards of ``suit`` to the seats (respecting voids and needs)."""
-
-    def rec(seat: int, left: int):
-        if seat == len(need):
-            if left == 0:
-                yield ()
-            return
-        top = 0 if voids[seat] >> suit & 1 else min(left, need[seat])
-        for k in range(top + 1):
-            for rest in rec(seat + 1, left - k):
-                yield (k, *rest)
-
-    yield from rec(0, n)
-
-
-@functools.lru_cache(maxsize=8192)
-def _completions(per_suit: tuple[int, ...], suit: int, need: tuple[int, ...], voids: tuple[int, ...]) -> int:
-    """Number of ways to deal the unseen cards of suits ``suit..3`` to seats needing ``need``."""
-    if suit == 4:
-        return 1 if not any(need) else 0
-    return sum(_suit_choices(per_suit, suit, need, voids)[1])
-
-
-def count_worlds(info: InfoSet) -> int:
-    """Exact number of deals consistent with the information set."""
-    per_suit, need, voids = _suit_counts(info)
-    return _completions(per_suit, 0, need, voids)
-
-
-@functools.lru_cache(maxsize=8192)
-def _suit_choices(per_suit: tuple[int, ...], suit: int, need: tuple[int, ...], voids: tuple[int, ...]
-                  ) -> tuple[list[tuple[int, ...]], list[int]]:  # fmt: skip
-    """The splits of ``suit`` that leave a completion, with their numbers of consistent deals."""
-    options, weights = [], []
-    if suit == 3:  # the last suit must fill every seat's remaining need exactly
-        fits = sum(need) == per_suit[3] and not any(k and voids[s] >> 3 & 1 for s, k in enumerate(need))
-        splits = [need] if fits else []
-    else:
-        splits = _splits(per_suit[suit], need, voids, suit)
-    for split in splits:
-        rest = tuple(need[s] - split[s] for s in range(len(need)))
-        ways = _completions(per_suit, suit + 1, rest, voids)
-        if ways:
-            options.append(split)
-            weights.append(math.factorial(per_suit[suit]) // math.prod(math.factorial(k) for k in split) * ways)
-    return options, weights
+def count_worlds(info: InfoSet) -> float:
+    """Number of deals consistent with the information set (float: exact below 2**53)."""
+    _, need, voids = _places(info)
+    return float(_kw.count_worlds(need, np.int64(info.unseen), voids))
 
 
 def sample_world(info: InfoSet, rng: np.random.Generator) -> list[int]:
     """One deal drawn uniformly from the deals consistent with ``info`` (masks per seat; a fifth
     mask for the unseen discards when the information set has that pseudo-seat).
 
+    The kernel's generator is seeded with one draw from ``rng`` (``kernel.worlds``).
+
     Raises:
         ValueError: no consistent deal exists.
     """
-    per_suit, need, voids = _suit_counts(info)
-    hands = list(info.hands_known)
-    if not any(voids):  # every deal with the right counts is consistent: deal a shuffled pack
-        unseen = cards_of(info.unseen)
-        cards = [unseen[i] for i in rng.permutation(len(unseen))]
-        for seat, k in enumerate(need):
-            hands[seat] |= sum(1 << c for c in cards[:k])
-            cards = cards[k:]
-        return hands
-    if _completions(per_suit, 0, need, voids) == 0:
-        raise ValueError("no deal is consistent with this information set")
-    left = need
-    for suit in range(4):
-        options, weights = _suit_choices(per_suit, suit, left, voids)
-        total = sum(weights)
-        pick = int(rng.integers(total)) if total < 2**63 else int(rng.random() * total)
-        index = 0
-        while pick >= weights[index]:
-            pick -= weights[index]
-            index += 1
-        split = options[index]
-        cards = cards_of(suit_holding(info.unseen, suit) << (16 * suit))
-        order = rng.permutation(len(cards))
-        k = 0
-        for s in range(len(split)):
-            for _ in range(split[s]):
-                hands[s] |= 1 << cards[order[k]]
-                k += 1
-        left = tuple(left[s] - split[s] for s in range(len(left)))
-    return hands
+    known, need, voids = _places(info)
+    state = rng_new(int(rng.integers(2**63)))
+    return [int(h) for h in _kw.sample_worlds(state, known, need, np.int64(info.unseen), voids, 1)[0]]
 
 
 def observe(
