@@ -150,8 +150,13 @@ def _cmd_advise(args: argparse.Namespace) -> None:
 
 
 def _cmd_experiment(args: argparse.Namespace) -> None:
-    from wiezen_sim.analysis.experiment import run_experiment
+    from wiezen_sim.analysis.experiment import redraw_charts, run_experiment
 
+    if args.charts_only:
+        result = redraw_charts(args.file, out=args.out)
+        if not args.quiet:
+            print(f"{result.meta['experiment']}: charts {', '.join(result.meta['charts'])} redrawn → {result.out}")
+        return
     result = run_experiment(
         args.file,
         out=args.out,
@@ -239,6 +244,7 @@ def build_parser() -> argparse.ArgumentParser:
     exp.add_argument("--samples", type=int, help="hands per class (overrides the file)")
     exp.add_argument("--out", help="results directory (default results/<name>)")
     exp.add_argument("--collect", action="store_true", help="solve nothing: outputs from the batches finished so far")
+    exp.add_argument("--charts-only", action="store_true", help="solve nothing: redraw the charts of a finished run")
     exp.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
     exp.set_defaults(func=_cmd_experiment)
 
