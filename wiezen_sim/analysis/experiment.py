@@ -28,7 +28,7 @@ An experiment file (TOML, in ``experiments/``) names the grid::
     contracts = ["miserie"]      # this class's own contracts (optional)
     features = { doubleton = "6-7" }  # extra table columns for the charts (optional)
 
-    [[charts]]                   # see wiezen_sim.analysis.charts.draw_charts
+    [[charts]]                   # see wiezen_sim.analysis.charts.chart_figures
     kind = "lines"
     x = "trump_length"
     hue = "trump_honours"
@@ -682,11 +682,12 @@ def run_experiment(
 
     Writes ``table.parquet``/``table.csv``, ``hands.parquet``, ``decisions.csv`` (with a
     decision chart), the charts (``.png`` and ``.svg``) and ``meta.json`` into ``out``;
-    every finished batch at once to ``out/batches/`` (atomic rename).
+    every finished batch at once to ``out/batches/`` (atomic rename). Nothing is written
+    (and no earlier batch removed) before every check has passed.
 
     Raises:
-        ValueError: bad experiment, backend, job count, or batches of a different
-            experiment under ``out`` on resume.
+        ValueError: bad experiment, chart, backend or job count, batches of a different
+            experiment under ``out`` on resume, nothing to collect, or ``out`` a file.
         OSError: ``out`` cannot be written.
     """
     start = time.perf_counter()
