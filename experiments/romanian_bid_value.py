@@ -10,26 +10,28 @@ longest suit.
 
 Writes ``results/romanian/bid_value_by_strength.csv`` (one row per hand: measures,
 ``E0..E8`` expected scores and ``p0..p8`` exact-hit probabilities, the best bid and its
-expected score ``E_best``),
-``results/romanian/bid_value_by_strength_summary.csv`` (mean expected score of each bid
-by HCP and by aces) and ``results/romanian/bid_value_by_strength.png``.
+expected score ``E_best``), ``bid_value_meta.json`` (the run's parameters),
+``results/romanian/bid_value_by_strength_summary.csv`` (per HCP and per number of aces:
+the mean expected score of each bid over the group's hands with its Student-t 95 %
+interval, ``E<b>_low``/``E<b>_high``) and ``results/romanian/bid_value_by_strength.png``.
 
-Run: ``python experiments/romanian_bid_value.py [--hands 1500] [--samples 3000] [--seed 7]``
+Run: ``python experiments/romanian_bid_value.py [--hands 1500] [--samples 3000] [--seed 7]``;
+``--chart-only`` redraws the summary and the chart from the committed per-hand CSV.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import time
 from pathlib import Path
 
-import matplotlib
 import numpy as np
 import pandas as pd
+from matplotlib.figure import Figure
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
-
+from wiezen_sim.analysis.charts import LINESTYLES, MARKERS, finish_figure
+from wiezen_sim.analysis.stats import mean_interval
 from wiezen_sim.cards import cards_of, hand_name
 from wiezen_sim.romanian import advise
 from wiezen_sim.rules.romanian import deck_mask
@@ -37,6 +39,7 @@ from wiezen_sim.rules.romanian import deck_mask
 OUT = Path(__file__).resolve().parents[1] / "results" / "romanian"
 HCP = {14: 4, 13: 3, 12: 2, 11: 1}
 PLAYERS, CARDS = 4, 8
+MEASURES = {"hcp": ("high-card points (A 4, K 3, Q 2, J 1)", 15), "aces": ("number of aces", 5)}  # label, min hands
 
 
 def measures(hand: int) -> dict:
@@ -49,12 +52,73 @@ def measures(hand: int) -> dict:
     }
 
 
+def summarise(df: pd.DataFrame) -> pd.DataFrame:
+    """Per measure value: hands, mean best bid, and each ``E<b>`` (and ``E_best``) mean with its t-interval."""
+    rows = []
+    for measure in MEASURES:
+        for value, g in df.groupby(measure):
+            row = {"measure": measure, "value": value, "hands": len(g), "mean_best_bid": g.best_bid.mean()}
+            for col in ["E_best", *(f"E{b}" for b in range(CARDS + 1))]:
+                row[col], row[f"{col}_low"], row[f"{col}_high"] = mean_interval(g[col].to_numpy())
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def chart(summary: pd.DataFrame, meta: dict) -> Figure:
+    """Mean expected score of each bid by HCP and by aces: one line style per bid, t-interval bands."""
+    fig = Figure(figsize=(12, 4.4))
+    axes = fig.subplots(1, 2, sharey=True)
+    handles, shown = [], []
+    for ax, (measure, (name, min_hands)) in zip(axes, MEASURES.items(), strict=True):
+        s = summary[(summary.measure == measure) & (summary.hands >= min_hands)]
+        shown.append(s.hands)
+        for b in range(CARDS + 1):
+            if s[f"E{b}"].max() < -4:
+                continue  # bids that are never close to worth making
+            style = {"color": f"C{b}", "marker": MARKERS[b % len(MARKERS)], "linestyle": LINESTYLES[b % 4]}
+            (line,) = ax.plot(s.value, s[f"E{b}"], ms=4, label=str(b), **style)
+            ax.fill_between(s.value, s[f"E{b}_low"], s[f"E{b}_high"], color=f"C{b}", alpha=0.15, lw=0)
+            if measure == "hcp":
+                handles.append(line)
+        (best,) = ax.plot(s.value, s.E_best, color="black", lw=2, ls="--", label="each hand's best")
+        ax.fill_between(s.value, s.E_best_low, s.E_best_high, color="black", alpha=0.12, lw=0)
+        ax.axhline(0, color="grey", lw=0.7)
+        ax.set_xlabel(name)
+        ax.set_xticks(s.value)
+        ax.set_title(f"by {name.split(' (')[0]} (points with ≥ {min_hands} hands)", fontsize=10)
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("mean expected score of the bid (points)")
+    per_point = pd.concat(shown)
+    caption = (
+        f"Each point: the mean over the n = {per_point.min()}–{per_point.max()} hands of the group of each hand's "
+        f"expected score, itself estimated by Monte Carlo over {meta['samples']} sampled deals (heuristic play, the "
+        "player aiming at its bid; default scoring); bands: Student-t 95\u00a0% interval over hands. "
+        f"{meta['hands']} random hands, seed {meta['seed']}."
+    )
+    title = "Romanian whist, 4 players, 8-card deal (no trump), first bidder: expected score of each bid"
+    finish_figure(fig, title, caption, [*handles, best], "bid")
+    return fig
+
+
+def redraw(df: pd.DataFrame, meta: dict) -> pd.DataFrame:
+    """Write the summary CSV and the chart from the per-hand table; returns the summary."""
+    summary = summarise(df)
+    summary.to_csv(OUT / "bid_value_by_strength_summary.csv", index=False, float_format="%.3f")
+    chart(summary, meta).savefig(OUT / "bid_value_by_strength.png", dpi=110)
+    return summary
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=1500)
     ap.add_argument("--samples", type=int, default=3000)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--chart-only", action="store_true", help="solve nothing: redraw from the committed CSV")
     args = ap.parse_args()
+    if args.chart_only:
+        meta = json.loads((OUT / "bid_value_meta.json").read_text())
+        redraw(pd.read_csv(OUT / "bid_value_by_strength.csv"), meta)
+        return
     OUT.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(args.seed)
     deck = np.array(cards_of(deck_mask(PLAYERS)))
@@ -71,41 +135,9 @@ def main() -> None:
     df = pd.DataFrame(rows)
     df["E_best"] = df[[f"E{b}" for b in range(CARDS + 1)]].max(axis=1)  # each hand bidding its own best bid
     df.to_csv(OUT / "bid_value_by_strength.csv", index=False, float_format="%.4f")
-
-    e_cols = [f"E{b}" for b in range(CARDS + 1)]
-    summaries = []
-    for measure in ("hcp", "aces"):
-        g = df.groupby(measure)
-        s = g[e_cols].mean()
-        s.insert(0, "hands", g.size())
-        s.insert(1, "mean_best_bid", g["best_bid"].mean())
-        s.insert(2, "E_best", g["E_best"].mean())
-        s = s.reset_index().rename(columns={measure: "value"})
-        s.insert(0, "measure", measure)
-        summaries.append(s)
-    summary = pd.concat(summaries, ignore_index=True)
-    summary.to_csv(OUT / "bid_value_by_strength_summary.csv", index=False, float_format="%.3f")
-
-    fig, axes = plt.subplots(1, 2, figsize=(12, 4.8), sharey=True)
-    cmap = plt.get_cmap("viridis")
-    for ax, measure, min_hands in ((axes[0], "hcp", 15), (axes[1], "aces", 5)):
-        s = summary[(summary.measure == measure) & (summary.hands >= min_hands)]
-        for b in range(CARDS + 1):
-            if s[f"E{b}"].max() < -4:
-                continue  # bids that are never close to worth making
-            ax.plot(s.value, s[f"E{b}"], marker="o", ms=3, color=cmap(b / CARDS), label=f"bid {b}")
-        ax.plot(s.value, s.E_best, color="black", lw=2, ls="--", label="each hand's best bid")
-        ax.axhline(0, color="grey", lw=0.7)
-        ax.set_xlabel({"hcp": "high-card points (A 4, K 3, Q 2, J 1)", "aces": "number of aces"}[measure])
-        ax.set_title(f"mean expected score by {measure} (groups with ≥ {min_hands} hands)")
-    axes[0].set_ylabel("expected score of the bid (points)")
-    axes[1].legend(loc="lower right", fontsize=8, ncol=2)
-    fig.suptitle(
-        f"Romanian whist, 4 players, 8-card deal (no trump), first bidder: {args.hands} random hands, "
-        f"{args.samples} sampled deals each"
-    )
-    fig.tight_layout()
-    fig.savefig(OUT / "bid_value_by_strength.png", dpi=120)
+    meta = {"hands": args.hands, "samples": args.samples, "seed": args.seed, "seconds": round(elapsed, 1)}
+    (OUT / "bid_value_meta.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    summary = redraw(df, meta)
     print(summary.to_string(index=False, float_format=lambda v: f"{v:.2f}"))
     print(f"{args.hands} hands in {elapsed:.0f} s")
 

@@ -11,7 +11,8 @@ Writes ``results/romanian/policies.csv`` (mean score per game with 95 % t-interv
 exact-bid rate with Wilson interval), ``results/romanian/policies_per_game.csv`` and
 ``results/romanian/policies.png``.
 
-Run: ``python experiments/romanian_policies.py [--games 1200] [--jobs 2] [--seed 2026]``
+Run: ``python experiments/romanian_policies.py [--games 1200] [--jobs 2] [--seed 2026]``;
+``--chart-only`` redraws the chart from the committed ``policies.csv`` and ``policies_meta.json``.
 """
 
 from __future__ import annotations
@@ -22,11 +23,10 @@ import platform
 import time
 from pathlib import Path
 
-import matplotlib
+import pandas as pd
+from matplotlib.figure import Figure
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
-
+from wiezen_sim.analysis.charts import finish_figure
 from wiezen_sim.romanian import simulate
 
 OUT = Path(__file__).resolve().parents[1] / "results" / "romanian"
@@ -38,7 +38,12 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=1200)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--chart-only", action="store_true", help="play nothing: redraw from the committed CSV")
     args = ap.parse_args()
+    if args.chart_only:
+        meta = json.loads((OUT / "policies_meta.json").read_text())
+        chart(pd.read_csv(OUT / "policies.csv"), meta).savefig(OUT / "policies.png", dpi=110)
+        return
     OUT.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     res = simulate(players=4, games=args.games, sequence="1-8-1", scoring="default", policies=POLICIES,
@@ -60,24 +65,38 @@ def main() -> None:
     }
     (OUT / "policies_meta.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
 
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+    chart(table, meta).savefig(OUT / "policies.png", dpi=110)
+    print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+    print(f"{args.games} games in {elapsed:.0f} s")
+
+
+def chart(table: pd.DataFrame, meta: dict) -> Figure:
+    """Mean score per game (t-interval) and the exact-bid rate (Wilson interval) of each policy."""
+    fig = Figure(figsize=(10, 3.8))
+    axes = fig.subplots(1, 2)
     x = range(len(table))
-    axes[0].bar(x, table.mean_score, yerr=[table.mean_score - table.score_lo, table.score_hi - table.mean_score],
-                capsize=4, color="#4477aa")  # fmt: skip
-    axes[0].set_ylabel("mean points per game (24 deals)")
-    axes[0].set_title("score per game, 95 % t-interval")
-    axes[1].bar(x, table.exact_rate, yerr=[table.exact_rate - table.exact_lo, table.exact_hi - table.exact_rate],
-                capsize=4, color="#66aa55")  # fmt: skip
-    axes[1].set_ylabel("share of deals bid exactly")
-    axes[1].set_title("exact bids, 95 % Wilson interval")
+    colours = [f"C{i}" for i in x]
+    score_err = [table.mean_score - table.score_lo, table.score_hi - table.mean_score]
+    axes[0].bar(x, table.mean_score, yerr=score_err, capsize=4, color=colours)
+    axes[0].set_ylabel("mean score per game (points, 24 deals)")
+    axes[0].set_title("score per game", fontsize=10)
+    exact_err = [table.exact_rate - table.exact_lo, table.exact_hi - table.exact_rate]
+    axes[1].bar(x, table.exact_rate, yerr=exact_err, capsize=4, color=colours)
+    axes[1].set_ylabel("P(bid made exactly), per deal")
+    axes[1].set_title("exact bids", fontsize=10)
     for ax in axes:
         ax.set_xticks(list(x), table.policy)
         ax.axhline(0, color="black", lw=0.8)
-    fig.suptitle(f"Romanian whist, 4 players, 1-8-1, default scoring: {args.games} games, seats rotated")
-    fig.tight_layout()
-    fig.savefig(OUT / "policies.png", dpi=120)
-    print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
-    print(f"{args.games} games in {elapsed:.0f} s")
+        ax.grid(axis="y", alpha=0.3)
+    caption = (
+        f"n = {meta['games']} games (every policy in every game, seats rotated; {table.deals.iloc[0]} deals per "
+        "policy); error bars: Student-t 95\u00a0% interval over games (score), Wilson 95\u00a0% interval over "
+        "deals (exact bids). Policies: random; heuristic (expected-trick bidder, bid-aiming play); mc (Monte Carlo "
+        "bidder, 128 sampled deals per bid); pimc (the same bidder, PIMC play with 16 worlds per card). "
+        f"Seed {meta['seed']}."
+    )
+    finish_figure(fig, "Romanian whist, 4 players, 1-8-1, default scoring: four policies in complete games", caption)
+    return fig
 
 
 if __name__ == "__main__":

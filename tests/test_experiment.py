@@ -15,7 +15,14 @@ import pandas as pd
 import pytest
 
 from wiezen_sim.analysis.advise import advise
-from wiezen_sim.analysis.experiment import decisions, hand_class, load_experiment, run_experiment, sample_position
+from wiezen_sim.analysis.experiment import (
+    decisions,
+    hand_class,
+    load_experiment,
+    redraw_charts,
+    run_experiment,
+    sample_position,
+)
 from wiezen_sim.cards import card_count, card_suit
 from wiezen_sim.cli import main
 
@@ -195,12 +202,18 @@ def test_turned_card_follows_the_class_and_seat():
         ({"defaults": {"trump_length": 4}}, "trump features need trump"),
         ({"charts": [{"kind": "pie"}]}, "unknown chart kind"),
         ({"grid": {}}, "no hand classes"),
+        ({"methods": ["oracle"]}, "unknown method"),
+        ({"name": "../../../tmp/x"}, "name = '../../../tmp/x' is not a folder name"),
+        ({"name": ".."}, "is not a folder name"),
+        ({"name": "/tmp/x"}, "is not a folder name"),
+        ({"contracts": ["troel"]}, "troel needs"),
     ],
 )
 def test_bad_experiments(tmp_path, change, message, compiled_kernels):
     spec = {**tomllib.loads(SPEC.format(samples=1, batch=1)), **change}
     with pytest.raises(ValueError, match=message):
         run_experiment(spec, out=tmp_path / "out", n_jobs=1, progress=False)
+    assert not (tmp_path / "out").exists()  # a rejected experiment leaves nothing behind
 
 
 @pytest.mark.parametrize(
@@ -215,7 +228,39 @@ def test_bad_chart_fails_before_solving(tmp_path, chart, message, compiled_kerne
     spec = {**tomllib.loads(SPEC.format(samples=1, batch=1)), "charts": [chart]}
     with pytest.raises(ValueError, match=message):
         run_experiment(spec, out=tmp_path / "out", n_jobs=1, progress=False)
-    assert not list((tmp_path / "out" / "batches").glob("*.parquet"))
+    assert not (tmp_path / "out").exists()
+
+
+def test_rejected_rerun_keeps_the_earlier_batches(tmp_path, compiled_kernels):
+    out = tmp_path / "out"
+    run_experiment(write_spec(tmp_path, samples=2), out=out, n_jobs=1, progress=False, charts=False)
+    batches = sorted((out / "batches").iterdir())
+    spec = {**tomllib.loads(SPEC.format(samples=2, batch=2)), "charts": [{"kind": "pie"}]}
+    with pytest.raises(ValueError, match="unknown chart kind"):
+        run_experiment(spec, out=out, n_jobs=1, progress=False)
+    assert sorted((out / "batches").iterdir()) == batches
+
+
+def test_collect_on_a_missing_folder_creates_nothing(tmp_path, compiled_kernels):
+    with pytest.raises(ValueError, match="no finished batches"):
+        run_experiment(write_spec(tmp_path), out=tmp_path / "missing" / "out", collect=True, progress=False)
+    assert not (tmp_path / "missing").exists()
+
+
+def test_redraw_charts_from_the_hands_of_a_run(tmp_path, compiled_kernels):
+    out = tmp_path / "out"
+    with pytest.raises(ValueError, match="no finished run under"):
+        redraw_charts(write_spec(tmp_path), out=out)
+    first = run_experiment(write_spec(tmp_path), out=out, n_jobs=1, progress=False)
+    for chart in out.glob("*.png"):
+        chart.unlink()
+    again = redraw_charts(write_spec(tmp_path, samples=99), out=out)  # the sample count comes from meta.json
+    assert again.meta["charts"] == ["misere", "decision"] and (out / "decision.png").stat().st_size > 1000
+    pd.testing.assert_frame_equal(again.table, first.table)
+    pd.testing.assert_frame_equal(again.decisions, first.decisions)
+    spec = {**tomllib.loads(SPEC.format(samples=6, batch=2)), "seed": 6}
+    with pytest.raises(ValueError, match="other parameters"):
+        redraw_charts(spec, out=out)
 
 
 def test_bad_toml(tmp_path):
@@ -223,6 +268,11 @@ def test_bad_toml(tmp_path):
     path.write_text("= broken\n", encoding="utf-8")
     with pytest.raises(ValueError, match="not valid TOML"):
         load_experiment(path)
+    path.write_bytes(bytes(range(256)))
+    with pytest.raises(ValueError, match=f"{path}: not a TOML file"):
+        load_experiment(path)
+    with pytest.raises(ValueError, match=f"no experiment file {tmp_path / 'missing.toml'}"):
+        load_experiment(tmp_path / "missing.toml")
 
 
 def test_cli_errors_are_one_line(tmp_path, capsys):

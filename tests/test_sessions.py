@@ -320,3 +320,17 @@ def test_cli_simulate_bad_input(argv, capsys):
     assert code == 2
     err = capsys.readouterr().err.strip()
     assert err and len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "hands,sessions,message",
+    [
+        (0, 1, "hands must be an integer from 1 to 10000, got 0"),
+        (10**20, 1, "hands must be an integer from 1 to 10000"),
+        (16, 10**20, "sessions must be an integer from 1 to 10000000"),
+        (2.5, 1, "hands must be an integer"),
+    ],
+)
+def test_session_counts_are_range_checked(hands, sessions, message):
+    with pytest.raises(ValueError, match=message):
+        simulate_sessions(hands, sessions, bots=["neutral"], seed=1)

@@ -15,7 +15,9 @@ import numpy as np
 
 from wiezen_sim.analysis.advise import EXAMPLE, METHODS, SEAT_NAMES, advise
 from wiezen_sim.analysis.advise_play import compare
+from wiezen_sim.analysis.sessions import MAX_HANDS, MAX_SESSIONS
 from wiezen_sim.cards import card_name, hand_name
+from wiezen_sim.cli_args import int_range
 from wiezen_sim.cli_romanian import add_romanian
 from wiezen_sim.rules.bots import random_policy, simple_bidder, simple_policy
 from wiezen_sim.rules.contracts import CONTRACTS, contract_spec
@@ -150,8 +152,13 @@ def _cmd_advise(args: argparse.Namespace) -> None:
 
 
 def _cmd_experiment(args: argparse.Namespace) -> None:
-    from wiezen_sim.analysis.experiment import run_experiment
+    from wiezen_sim.analysis.experiment import redraw_charts, run_experiment
 
+    if args.charts_only:
+        result = redraw_charts(args.file, out=args.out)
+        if not args.quiet:
+            print(f"{result.meta['experiment']}: charts {', '.join(result.meta['charts'])} redrawn → {result.out}")
+        return
     result = run_experiment(
         args.file,
         out=args.out,
@@ -168,19 +175,11 @@ def _cmd_experiment(args: argparse.Namespace) -> None:
         print(f"{m['experiment']}: {m['hands']} hands, {m['deals']} deals, {m['wall_time_s']} s → {result.out}")
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
 def _cmd_simulate(args: argparse.Namespace) -> None:
     from wiezen_sim.analysis.sessions import simulate_sessions
 
+    if args.out and (os.path.isdir(args.out) or not os.path.isdir(os.path.dirname(os.path.abspath(args.out)))):
+        raise UsageError(f"cannot write --out {args.out}: not a file in an existing folder")  # before the run
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     result = simulate_sessions(args.hands, args.sessions, args.rules, bots, args.seed, args.jobs,
                                chip_limit=args.until_chips, progress=False if args.quiet else None)  # fmt: skip
@@ -239,12 +238,13 @@ def build_parser() -> argparse.ArgumentParser:
     exp.add_argument("--samples", type=int, help="hands per class (overrides the file)")
     exp.add_argument("--out", help="results directory (default results/<name>)")
     exp.add_argument("--collect", action="store_true", help="solve nothing: outputs from the batches finished so far")
+    exp.add_argument("--charts-only", action="store_true", help="solve nothing: redraw the charts of a finished run")
     exp.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
     exp.set_defaults(func=_cmd_experiment)
 
     sim = sub.add_parser("simulate", help="play whole sessions between bidding bots, chips per hand per bot")
-    sim.add_argument("--hands", type=_positive, default=16, help="hands per session (default 16)")
-    sim.add_argument("--sessions", type=_positive, default=100, help="sessions (default 100)")
+    sim.add_argument("--hands", type=int_range(1, MAX_HANDS), default=16, help="hands per session (default 16)")
+    sim.add_argument("--sessions", type=int_range(1, MAX_SESSIONS), default=100, help="sessions (default 100)")
     sim.add_argument("--rules", default="tempelaere", help=f"preset ({', '.join(PRESETS)}) or a TOML file")
     sim.add_argument(
         "--bots",
@@ -252,7 +252,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="comma-separated BIDDER[@PLAYER], rotated over the seats; bidders conservative, neutral, aggressive, "
         "threshold:A, advisor[:S]; players heuristic (default), pimc[:M], random",
     )
-    sim.add_argument("--until-chips", type=_positive, help="end a session once a seat has won or lost this many chips")
+    sim.add_argument(
+        "--until-chips", type=int_range(1), help="end a session once a seat has won or lost this many chips"
+    )
     sim.add_argument("--seed", type=int, help="seed (default: drawn and reported)")
     sim.add_argument("--jobs", type=int, default=1, help="parallel workers (results do not change)")
     sim.add_argument("--format", choices=("table", "json"), default="table")

@@ -12,28 +12,18 @@ import json
 import math
 
 from wiezen_sim.cards import card_name, hand_name
+from wiezen_sim.cli_args import int_range
 from wiezen_sim.rules.romanian import ONE_CARD_MODES, SCORING_PRESETS, SEQUENCES, SPECIAL_DEALS
 
 FORMATS = ("table", "json", "csv")
+MAX_GAMES = 1_000_000  # games of a simulation (a few a second: more would run for days)
+MAX_SAMPLES = 10_000_000  # sampled deals of a bid estimate
 
 
 def _players(text: str) -> int:
     if text not in ("3", "4", "5", "6"):
         raise argparse.ArgumentTypeError(f"Romanian whist is played by 3 to 6 players, got {text!r}")
     return int(text)
-
-
-def _int_at_least(low: int):
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-        if value < low:
-            raise argparse.ArgumentTypeError(f"must be at least {low}, got {value}")
-        return value
-
-    return parse
 
 
 def _non_negative_float(text: str) -> float:
@@ -172,10 +162,10 @@ def add_romanian(sub: argparse._SubParsersAction) -> None:
     adv.add_argument("--trump", required=True, help="the turned card (e.g. QH), or 'none' in 8-card deals")
     adv.add_argument("--bids", type=_bids, default=[], help="bids of the seats before, e.g. 1,0,2")
     adv.add_argument("--scoring", default="default", choices=list(SCORING_PRESETS), metavar="PRESET", help=scorings)
-    adv.add_argument("--samples", type=_int_at_least(1), default=10000)
-    adv.add_argument("--seed", type=_int_at_least(0), default=0)
+    adv.add_argument("--samples", type=int_range(1, MAX_SAMPLES), default=10000)
+    adv.add_argument("--seed", type=int_range(0), default=0)
     adv.add_argument("--model", default="aim", choices=["aim", "fixed"], help="how the analysed player plays")
-    adv.add_argument("--jobs", type=_int_at_least(1), default=1, help="joblib workers (results do not change)")
+    adv.add_argument("--jobs", type=int_range(1), default=1, help="joblib workers (results do not change)")
     adv.add_argument(
         "--bid-sigma",
         type=_non_negative_float,
@@ -187,7 +177,7 @@ def add_romanian(sub: argparse._SubParsersAction) -> None:
 
     sim = rsub.add_parser("simulate", help="play complete games between policies, mean score per game")
     sim.add_argument("--players", type=_players, required=True, help="3 to 6")
-    sim.add_argument("--games", type=_int_at_least(1), required=True)
+    sim.add_argument("--games", type=int_range(1, MAX_GAMES), required=True)
     sim.add_argument("--sequence", default="1-8-1", choices=list(SEQUENCES))
     sim.add_argument("--scoring", default="default", choices=list(SCORING_PRESETS), metavar="PRESET", help=scorings)
     sim.add_argument(
@@ -198,9 +188,9 @@ def add_romanian(sub: argparse._SubParsersAction) -> None:
     )
     sim.add_argument("--one-card", default="normal", choices=list(ONE_CARD_MODES))
     sim.add_argument("--special", type=_names(SPECIAL_DEALS, "special deal"), help="end deals, e.g. blind,zero,eight")
-    sim.add_argument("--bid-samples", type=_int_at_least(1), default=128, help="samples per MC bid")
-    sim.add_argument("--worlds", type=_int_at_least(1), default=16, help="worlds per PIMC card")
-    sim.add_argument("--seed", type=_int_at_least(0), default=0)
-    sim.add_argument("--jobs", type=_int_at_least(1), default=1, help="joblib workers (results do not change)")
+    sim.add_argument("--bid-samples", type=int_range(1, MAX_SAMPLES), default=128, help="samples per MC bid")
+    sim.add_argument("--worlds", type=int_range(1), default=16, help="worlds per PIMC card")
+    sim.add_argument("--seed", type=int_range(0), default=0)
+    sim.add_argument("--jobs", type=int_range(1), default=1, help="joblib workers (results do not change)")
     sim.add_argument("--format", default="table", choices=FORMATS)
     sim.set_defaults(func=_cmd_simulate)

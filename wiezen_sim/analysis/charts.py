@@ -11,6 +11,11 @@ Three kinds, each a function returning a matplotlib ``Figure`` and named by the
 - ``decision`` (:func:`plot_decision`): the contract of highest expected value per cell
   of a two-feature grid, like a blackjack basic-strategy chart; hatched cells are those
   where the best and the runner-up are within sampling error.
+
+Every chart has a caption (a figure text with gid ``caption``) that says how the
+numbers were obtained (double dummy, PIMC or heuristic play), how many deals or hands
+each point is (n) and which interval the error bars are (Wilson 95 % for a
+probability, Student-t 95 % for a mean).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from matplotlib.colors import to_rgb
 from matplotlib.figure import Figure  # figures without pyplot: no GUI backend, nothing global to close
 from matplotlib.patches import Patch, Rectangle
 
@@ -33,11 +39,20 @@ LABELS = {
     "aces": "aces",
     "tricks": "playing tricks of your own",
     "points": "high-card points (A4 K3 Q2 J1)",
+    "troel_points": "high-card points (A4 K3 Q2 J1)",
+    "own_tricks": "playing tricks of your own",
+    "dangerous": "dangerous suits (lowest card 6 or higher)",
+    "doubleton_lowest": "lowest card of the doubleton",
+    "shape": "shape (suit lengths)",
     "seat": "seat",
     "class": "hand class",
     "contract": "contract",
 }
 INTERVALS = {"p_success": ("ci_low", "ci_high"), "ev_units": ("ev_low", "ev_high")}
+INTERVAL_NAMES = {"p_success": "Wilson 95\u00a0% interval", "ev_units": "Student-t 95\u00a0% interval over hands"}
+METHOD_NAMES = {"dd": "double dummy (all four hands seen)", "pimc": "PIMC play", "heuristic": "heuristic play"}
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+LINESTYLES = ("-", "--", "-.", ":")
 COLOURS = {
     "pass": "#d9d9d9",
     "vraag": "#a6cee3",
@@ -62,6 +77,29 @@ def _show(value: object) -> str:
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     return "none" if value == "" else str(value)
+
+
+def method_name(method: str) -> str:
+    """How a method's numbers were obtained, in words (``dd`` → double dummy)."""
+    return METHOD_NAMES.get(method, method)
+
+
+def _counts(values: pd.Series, unit: str) -> str:
+    low, high = int(values.min()), int(values.max())
+    return f"n = {low} {unit}" if low == high else f"n = {low}–{high} {unit}"
+
+
+def measure_caption(table: pd.DataFrame, y: str) -> str:
+    """The caption of a chart of ``y`` from ``table``: method, n per point and the interval of the error bars.
+
+    n is the ``n`` column (deals) for a probability or mean tricks, ``hands`` for an
+    expected settlement (its t-interval is over hands).
+    """
+    methods = ", ".join(method_name(m) for m in dict.fromkeys(table["method"])) if "method" in table else ""
+    n = _counts(table["hands"], "hands") if y == "ev_units" else _counts(table["n"], "deals")
+    bars = f"error bars: {INTERVAL_NAMES[y]}" if y in INTERVAL_NAMES else "no interval"
+    text = "; ".join(part for part in (methods, f"{n} per point", bars) if part)
+    return text[:1].upper() + text[1:]
 
 
 def _select(
@@ -96,6 +134,9 @@ def plot_lines(
 ) -> Figure:
     """A measure against a feature with its interval as error bars; lines by ``hue``, panels by ``facet``.
 
+    Lines differ by colour, marker and line style; the caption gives the method, n and
+    the interval (:func:`measure_caption`).
+
     Args:
         table: an experiment table (:attr:`~wiezen_sim.analysis.experiment.ExperimentResult.table`).
         x, hue, facet: its columns (features or ``seat``/``contract``).
@@ -113,11 +154,12 @@ def plot_lines(
     if table.duplicated(point).any():
         raise ValueError(f"several rows per point of {point}: narrow them with where= (e.g. one seat) or facet/hue")
     panels = list(dict.fromkeys(table[facet])) if facet else [None]
-    fig = Figure(figsize=(4.2 * len(panels) + 1.2, 3.8))
+    fig = Figure(figsize=(4.2 * len(panels) + 1.2, 3.4))
     axes = fig.subplots(1, len(panels), sharey=True, squeeze=False)
     xs = list(dict.fromkeys(table[x]))
     numeric = all(isinstance(v, int | float | np.integer | np.floating) for v in xs)
     hues = list(dict.fromkeys(table[hue])) if hue else [None]
+    handles: dict = {}  # one legend entry per hue, in hue order
     for ax, panel in zip(axes[0], panels, strict=True):
         part = table if panel is None else table[table[facet] == panel]
         for k, h in enumerate(hues):
@@ -130,8 +172,9 @@ def plot_lines(
             if y in INTERVALS:
                 lo, hi = INTERVALS[y]
                 yerr = np.vstack([line[y] - line[lo], line[hi] - line[y]]).clip(min=0)
-            name = None if h is None else f"{label(hue)}: {_show(h)}"
-            ax.errorbar(pos, line[y], yerr=yerr, marker="o", capsize=3, label=name)
+            style = {"marker": MARKERS[k % len(MARKERS)], "linestyle": LINESTYLES[k % len(LINESTYLES)]}
+            drawn = ax.errorbar(pos, line[y], yerr=yerr, capsize=3, label=_show(h), color=f"C{k % 10}", **style)
+            handles.setdefault(k, drawn)
         if not numeric:
             ax.set_xticks(range(len(xs)), [_show(v) for v in xs])
         elif all(float(v).is_integer() for v in xs):
@@ -145,10 +188,8 @@ def plot_lines(
             ax.axhline(0, color="grey", lw=0.8)
         ax.grid(alpha=0.3)
     axes[0][0].set_ylabel(label(y))
-    if hue:
-        axes[0][-1].legend(fontsize=8, loc="best")
-    fig.suptitle(_fit(title or f"{contract or ''} {label(y)}".strip(), fig))
-    fig.tight_layout()
+    legend = ([handles[k] for k in sorted(handles)], label(hue)) if hue else (None, None)
+    finish_figure(fig, title or f"{contract or ''} {label(y)}".strip(), measure_caption(table, y), *legend)
     return fig
 
 
@@ -162,7 +203,7 @@ def plot_bars(
     title: str | None = None,
     where: dict | None = None,
 ) -> Figure:
-    """A measure per ``x`` (default the hand class) with one bar per ``hue`` and interval bars.
+    """A measure per ``x`` (default the hand class) with one bar per ``hue`` and interval bars (captioned).
 
     Raises:
         ValueError: no rows left.
@@ -171,7 +212,7 @@ def plot_bars(
     xs = list(dict.fromkeys(table[x]))
     hues = list(dict.fromkeys(table[hue]))
     width = 0.8 / len(hues)
-    fig = Figure(figsize=(max(6.0, 1.1 * len(xs) + 2), 4.2))
+    fig = Figure(figsize=(max(6.0, 1.1 * len(xs) + 2), 3.8))
     ax = fig.subplots()
     for k, h in enumerate(hues):
         part = table[table[hue] == h]
@@ -188,9 +229,15 @@ def plot_bars(
     if len(hues) > 1:
         ax.legend(fontsize=8)
     ax.grid(axis="y", alpha=0.3)
-    ax.set_title(_fit(title or label(y), fig))
-    fig.tight_layout()
+    finish_figure(fig, title or label(y), measure_caption(table, y))
     return fig
+
+
+def text_colour(background: str) -> str:
+    """Black or white, whichever reads better on ``background`` (WCAG relative luminance above 0.179: black)."""
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in to_rgb(background)]
+    luminance = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    return "black" if luminance > 0.179 else "white"
 
 
 def plot_decision(
@@ -204,8 +251,10 @@ def plot_decision(
     """The best contract per cell of a ``row`` × ``col`` feature grid (a basic-strategy chart).
 
     Each cell is coloured by the contract of highest expected value and shows its EV in
-    units; a hatched cell means the runner-up (named below the EV) is within sampling
-    error (``clear`` is False in :func:`~wiezen_sim.analysis.experiment.decisions`).
+    units (pass is 0), its text black or white by the cell's luminance. A hatched cell,
+    with "or X" below the EV, means the runner-up X is as good within sampling error
+    (``clear`` is False in :func:`~wiezen_sim.analysis.experiment.decisions`). The
+    caption gives the method and the hands per cell.
 
     Raises:
         ValueError: no rows, an unknown column, or two classes in one cell.
@@ -220,7 +269,7 @@ def plot_decision(
     panels = list(dict.fromkeys(decided[facet])) if facet else [None]
     rows = list(dict.fromkeys(decided[row]))
     cols = list(dict.fromkeys(decided[col]))
-    fig = Figure(figsize=(1.3 * len(cols) * len(panels) + 2.5, 0.75 * len(rows) + 2.2))
+    fig = Figure(figsize=(1.3 * len(cols) * len(panels) + 2.5, 0.75 * len(rows) + 1.8))
     axes = fig.subplots(1, len(panels), squeeze=False)
     for ax, panel in zip(axes[0], panels, strict=True):
         part = decided if panel is None else decided[decided[facet] == panel]
@@ -229,14 +278,14 @@ def plot_decision(
         for r in part.itertuples(index=False):
             d = r._asdict()
             i, j = rows.index(d[row]), cols.index(d[col])
+            colour = COLOURS.get(d["best"], "white")
             hatch = None if d["clear"] else "///"
-            ax.add_patch(
-                Rectangle((j, i), 1, 1, facecolor=COLOURS.get(d["best"], "white"), edgecolor="white", hatch=hatch)
-            )
+            ax.add_patch(Rectangle((j, i), 1, 1, facecolor=colour, edgecolor="white", hatch=hatch))
             text = f"{d['best'].replace('_', ' ')}\n{d['best_ev']:+.1f}"
             if not d["clear"]:
-                text += f"\n~{d['runner_up'].replace('_', ' ')}"
-            ax.text(j + 0.5, i + 0.5, text, ha="center", va="center", fontsize=7)
+                text += f"\nor {d['runner_up'].replace('_', ' ')}"
+            box = {"facecolor": colour, "edgecolor": "none", "pad": 1.5}  # hides the hatching behind the text
+            ax.text(j + 0.5, i + 0.5, text, ha="center", va="center", fontsize=7, color=text_colour(colour), bbox=box)
         ax.set_xlim(0, len(cols))
         ax.set_ylim(len(rows), 0)
         ax.set_xticks(np.arange(len(cols)) + 0.5, [_show(c) for c in cols])
@@ -247,23 +296,48 @@ def plot_decision(
             ax.set_title(f"{label(facet)}: {_show(panel)}", fontsize=10)
     present = list(dict.fromkeys(decided["best"]))
     handles = [Patch(facecolor=COLOURS.get(c, "white"), label=c.replace("_", " ")) for c in present]
-    handles.append(Patch(facecolor="white", edgecolor="black", hatch="///", label="runner-up within sampling error"))
-    fig.legend(handles=handles, loc="lower center", ncol=min(4, len(handles)), fontsize=8)
-    fig.suptitle(_fit(title or "best contract (highest expected settlement, units)", fig))
-    fig.tight_layout(rect=(0, 0.12, 1, 1))
+    close = 'hatched, "or X": X as good within sampling error'
+    handles.append(Patch(facecolor="white", edgecolor="black", hatch="///", label=close))
+    methods = ", ".join(method_name(m) for m in dict.fromkeys(decided["method"]))
+    caption = (
+        f"Each cell: the contract of highest expected settlement (units per hand, pass = 0); {methods}; "
+        f"{_counts(decided['hands'], 'hands')} per cell. Hatched: the runner-up's expected settlement is "
+        "within sampling error (the normal 95\u00a0% interval of the paired difference includes 0)."
+    )
+    finish_figure(fig, title or "best contract (highest expected settlement, units)", caption, handles)
     return fig
 
 
-def _fit(title: str, fig: Figure) -> str:
-    """The title broken into lines that fit the figure's width (about 10 characters an inch)."""
-    return textwrap.fill(title, width=max(20, int(10 * fig.get_figwidth())))
+def _fit(text: str, fig: Figure, size: float = 12.0) -> str:
+    """The text broken into lines that fit the figure's width at ``size`` points (about 120/size characters an inch)."""
+    return textwrap.fill(text, width=max(20, int(fig.get_figwidth() * 120 / size)))
 
 
-def draw_charts(specs: list[dict], table: pd.DataFrame, decided: pd.DataFrame | None, out: Path | None) -> list[str]:
-    """Draw an experiment file's ``[[charts]]`` into ``out`` as PNG and SVG; returns the file stems.
+def finish_figure(
+    fig: Figure, title: str, caption: str, handles: list | None = None, legend_title: str | None = None
+) -> None:
+    """Title the figure, put the caption (gid ``caption``) at its foot, a legend of ``handles`` above it, and lay out.
 
-    With ``out`` None the figures are only built (the experiment runner checks the
-    specs so before it solves anything).
+    The figure grows by the height these take, so that the axes keep theirs. Heights in
+    inches: about 0.15 a line of 8-point text, 0.2 a legend row, 0.22 a title line.
+    """
+    text = _fit(caption, fig, size=8)
+    heading = _fit(title, fig)
+    inches = (text.count("\n") + 1) * 0.15 + 0.1
+    ncol = min(10 if legend_title else 4, len(handles or ()))
+    legend = (-(-len(handles) // ncol) + (legend_title is not None)) * 0.2 + 0.15 if handles else 0.0
+    fig.set_figheight(fig.get_figheight() + inches + legend + heading.count("\n") * 0.22)
+    fig.text(0.01, 0.01, text, fontsize=8, ha="left", va="bottom", gid="caption")
+    if handles:
+        anchor = (0.5, inches / fig.get_figheight())
+        fig.legend(handles=handles, loc="lower center", bbox_to_anchor=anchor, ncol=ncol, fontsize=8,
+                   title=legend_title, title_fontsize=8)  # fmt: skip
+    fig.suptitle(heading)
+    fig.tight_layout(rect=(0, (inches + legend) / fig.get_figheight(), 1, 1))
+
+
+def chart_figures(specs: list[dict], table: pd.DataFrame, decided: pd.DataFrame | None) -> dict[str, Figure]:
+    """The figures of an experiment file's ``[[charts]]``, by file stem.
 
     Each entry: ``kind`` (``lines``, ``bars`` or ``decision``), ``file`` (stem, default
     ``chart<i>``) and the keyword arguments of that kind's function.
@@ -271,7 +345,7 @@ def draw_charts(specs: list[dict], table: pd.DataFrame, decided: pd.DataFrame | 
     Raises:
         ValueError: an unknown kind or argument.
     """
-    stems = []
+    figures = {}
     for i, spec in enumerate(specs):
         spec = dict(spec)
         kind, stem = spec.pop("kind", "lines"), spec.pop("file", f"chart{i}")
@@ -280,10 +354,20 @@ def draw_charts(specs: list[dict], table: pd.DataFrame, decided: pd.DataFrame | 
             raise ValueError(f"unknown chart kind {kind!r}; known: {', '.join(kinds)}")
         plot, data = kinds[kind]
         try:
-            fig = plot(data, **spec)
+            figures[stem] = plot(data, **spec)
         except TypeError as exc:
             raise ValueError(f"chart {stem!r}: {exc}") from None
-        for ext in ("png", "svg") if out is not None else ():
-            fig.savefig(out / f"{stem}.{ext}", dpi=110, metadata={"Date": None} if ext == "svg" else None)
-        stems.append(stem)
-    return stems
+    return figures
+
+
+def draw_charts(specs: list[dict], table: pd.DataFrame, decided: pd.DataFrame | None, out: Path) -> list[str]:
+    """Draw an experiment file's ``[[charts]]`` (:func:`chart_figures`) into ``out`` as PNG and SVG; returns the stems.
+
+    Raises:
+        ValueError: an unknown kind or argument.
+    """
+    figures = chart_figures(specs, table, decided)
+    for stem, fig in figures.items():
+        fig.savefig(out / f"{stem}.png", dpi=110)
+        fig.savefig(out / f"{stem}.svg", metadata={"Date": None})
+    return list(figures)

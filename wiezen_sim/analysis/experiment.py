@@ -28,7 +28,7 @@ An experiment file (TOML, in ``experiments/``) names the grid::
     contracts = ["miserie"]      # this class's own contracts (optional)
     features = { doubleton = "6-7" }  # extra table columns for the charts (optional)
 
-    [[charts]]                   # see wiezen_sim.analysis.charts.draw_charts
+    [[charts]]                   # see wiezen_sim.analysis.charts.chart_figures
     kind = "lines"
     x = "trump_length"
     hue = "trump_honours"
@@ -74,7 +74,7 @@ import pandas as pd
 from joblib import Parallel, delayed, parallel_config
 from tqdm.auto import tqdm
 
-from wiezen_sim.analysis.advise import SEAT_NAMES, advise, seat_index
+from wiezen_sim.analysis.advise import METHODS, SEAT_NAMES, advise, seat_index
 from wiezen_sim.analysis.hands import HandClass, hcp, sample_hand
 from wiezen_sim.analysis.stats import CONFIDENCE, mean_interval, prob_greater, wilson
 from wiezen_sim.cards import FULL_DECK, SUITS, card_count, card_name, cards_of, hand_name, suit_holding
@@ -242,19 +242,25 @@ def load_experiment(source: str | Path | dict, samples: int | None = None) -> Ex
         samples: overrides the file's ``samples`` (hands per class, seat and method).
 
     Raises:
-        ValueError: unreadable TOML, an unknown key, contract, seat or class field, no
-            classes, or a non-positive count.
-        OSError: the file cannot be read.
+        ValueError: a missing or unreadable file, not TOML, an unknown key, contract, seat,
+            method or class field, no classes, a non-positive count, or a ``name`` that is
+            not a plain folder name (results go to ``results/<name>/``, never outside).
     """
     if isinstance(source, dict):
-        raw, stem = dict(source), "experiment"
+        raw, stem, where = dict(source), "experiment", ""
     else:
         path = Path(source)
         try:
             raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise ValueError(f"no experiment file {path}") from None
+        except OSError as exc:
+            raise ValueError(f"cannot read the experiment file {path}: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise ValueError(f"{path}: not a TOML file (not UTF-8 text)") from None
         except tomllib.TOMLDecodeError as exc:
             raise ValueError(f"{path}: not valid TOML ({exc})") from None
-        stem = path.stem
+        stem, where = path.stem, f"{path}: "
     unknown = set(raw) - SPEC_KEYS
     if unknown:
         raise ValueError(f"unknown experiment key(s) {sorted(unknown)}; known: {sorted(SPEC_KEYS)}")
@@ -286,8 +292,15 @@ def load_experiment(source: str | Path | dict, samples: int | None = None) -> Ex
     if not all(class_contracts):
         raise ValueError("the experiment names no contracts (give contracts, for all or per class)")
     seats = [SEAT_NAMES[seat_index(s)] for s in raw.get("seats", ["eldest"])]
+    methods = list(raw.get("methods", ["dd"]))
+    unknown = [m for m in methods if m not in METHODS]
+    if unknown:
+        raise ValueError(f"unknown method(s) {unknown}; known: {', '.join(METHODS)}")
+    name = str(raw.get("name", stem))
+    if name in ("", ".", "..") or Path(name).name != name or "\\" in name:
+        raise ValueError(f"{where}name = {name!r} is not a folder name (results go to results/<name>/)")
     exp = Experiment(
-        name=str(raw.get("name", stem)),
+        name=name,
         seed=resolve_seed(int(raw.get("seed", 0))),
         samples=int(samples if samples is not None else raw.get("samples", 16)),
         contracts=list(dict.fromkeys(c for own in class_contracts for c in own)),
@@ -295,7 +308,7 @@ def load_experiment(source: str | Path | dict, samples: int | None = None) -> Ex
         class_contracts=class_contracts,
         features=features,
         seats=seats,
-        methods=list(raw.get("methods", ["dd"])),
+        methods=methods,
         deals=int(raw.get("deals", 1)),
         rules=str(raw.get("rules", "tempelaere")),
         batch_size=int(raw.get("batch_size", 4)),
@@ -438,7 +451,7 @@ def _check_classes(exp: Experiment) -> None:
 
 def _check_charts(exp: Experiment) -> None:
     """Fail early on a bad ``[[charts]]`` entry: draw every chart from a stand-in table of the same shape."""
-    from wiezen_sim.analysis.charts import draw_charts
+    from wiezen_sim.analysis.charts import chart_figures
 
     levels_on = get_rules(exp.rules).abondance_levels
     rows = []
@@ -455,7 +468,7 @@ def _check_charts(exp: Experiment) -> None:
     hands = pd.DataFrame(rows)
     table = summarise(hands, exp)
     decided = decisions(table, hands) if any(c.get("kind") == "decision" for c in exp.charts) else None
-    draw_charts(exp.charts, table, decided, None)
+    chart_figures(exp.charts, table, decided)
 
 
 def _execute(
@@ -532,6 +545,8 @@ def _sort_key(order: dict, exp: Experiment):
 def decisions(table: pd.DataFrame, hands: pd.DataFrame) -> pd.DataFrame:
     """Per class × seat × method: the contract (or pass) of highest expected value, and the runner-up.
 
+    ``hands`` is the number of sampled hands the expected values are means over.
+
     ``p_order`` is the probability that the best really beats the runner-up (paired over
     the same hands and deals, :func:`~wiezen_sim.analysis.stats.prob_greater`);
     ``clear`` is ``p_order ≥ 0.975`` (the 95 % interval of the difference excludes 0).
@@ -547,6 +562,7 @@ def decisions(table: pd.DataFrame, hands: pd.DataFrame) -> pd.DataFrame:
         out.append(
             {
                 **dict(zip(key, k, strict=True)),
+                "hands": len(ev),
                 "best": best,
                 "best_ev": float(means.iloc[0]),
                 "runner_up": second,
@@ -562,6 +578,30 @@ def decisions(table: pd.DataFrame, hands: pd.DataFrame) -> pd.DataFrame:
 
 _TABLE_STATS = ("trump", "hands", "n", "successes", "p_success", "ci_low", "ci_high")
 _TABLE_STATS += ("ev_units", "ev_low", "ev_high", "mean_tricks", "p_accept")
+
+
+def _solved(params: dict) -> dict:
+    """The parameters the solved hands depend on (not the charts or the description)."""
+    return {k: v for k, v in params.items() if k not in ("charts", "description")}
+
+
+def _write_outputs(
+    exp: Experiment, hands: pd.DataFrame, out: Path, charts: bool
+) -> tuple[pd.DataFrame, pd.DataFrame | None, list[str]]:
+    """Write the table, ``decisions.csv`` and the charts of the per-hand rows into ``out``.
+
+    Returns the table, the decisions (None without a decision chart) and the chart stems drawn.
+    """
+    from wiezen_sim.analysis.charts import draw_charts
+
+    table = summarise(hands, exp)
+    decided = decisions(table, hands) if any(c.get("kind") == "decision" for c in exp.charts) else None
+    table.to_parquet(out / "table.parquet", index=False)
+    table.to_csv(out / "table.csv", index=False, float_format="%.6g")
+    if decided is not None:
+        decided.to_csv(out / "decisions.csv", index=False, float_format="%.6g")
+    drawn = draw_charts(exp.charts, table, decided, out) if charts and exp.charts else []
+    return table, decided, drawn
 
 
 def package_versions() -> dict:
@@ -642,11 +682,12 @@ def run_experiment(
 
     Writes ``table.parquet``/``table.csv``, ``hands.parquet``, ``decisions.csv`` (with a
     decision chart), the charts (``.png`` and ``.svg``) and ``meta.json`` into ``out``;
-    every finished batch at once to ``out/batches/`` (atomic rename).
+    every finished batch at once to ``out/batches/`` (atomic rename). Nothing is written
+    (and no earlier batch removed) before every check has passed.
 
     Raises:
-        ValueError: bad experiment, backend, job count, or batches of a different
-            experiment under ``out`` on resume.
+        ValueError: bad experiment, chart, backend or job count, batches of a different
+            experiment under ``out`` on resume, nothing to collect, or ``out`` a file.
         OSError: ``out`` cannot be written.
     """
     start = time.perf_counter()
@@ -662,23 +703,26 @@ def run_experiment(
     params = json.loads(json.dumps(exp.parameters(), default=str))
     stamp = batch_dir / "experiment.json"
     resume = resume or collect
-    if batch_dir.exists() and not resume:
-        shutil.rmtree(batch_dir)
-    solved = {k: v for k, v in params.items() if k not in ("charts", "description")}  # what the batches depend on
+    solved = _solved(params)
     if resume and stamp.exists() and json.loads(stamp.read_text()) != solved:
         raise ValueError(f"{batch_dir} holds batches of a different experiment or size; run without --resume")
-    batch_dir.mkdir(parents=True, exist_ok=True)
-    stamp.write_text(json.dumps(solved, indent=1))
     _check_classes(exp)
     if charts and exp.charts:
         _check_charts(exp)
     tasks = _tasks(exp)
-    done = {p.stem for p in batch_dir.glob("*.parquet")}
+    done = {p.stem for p in batch_dir.glob("*.parquet")} if resume else set()
     todo = [] if collect else [t for t in tasks if t.key not in done]
     missing = [t.key for t in tasks if t.key not in done] if collect else []
     if collect and len(missing) == len(tasks):
         raise ValueError(f"no finished batches under {batch_dir} to collect")
     tasks = [t for t in tasks if t.key not in missing]
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"the results folder {out} is a file")
+    # every check passed: only now is anything written (a rejected run leaves nothing behind)
+    if batch_dir.exists() and not resume:
+        shutil.rmtree(batch_dir)
+    batch_dir.mkdir(parents=True, exist_ok=True)
+    stamp.write_text(json.dumps(solved, indent=1))
     load_start = os.getloadavg()
     show = sys.stderr.isatty() if progress is None else progress
     client = cluster = None
@@ -697,21 +741,10 @@ def run_experiment(
         if cluster is not None:
             cluster.close()
     hands = pd.concat([pd.read_parquet(batch_dir / f"{t.key}.parquet") for t in tasks], ignore_index=True)
-    table = summarise(hands, exp)
     hands = hands.sort_values(["class", "seat", "method", "contract", "level", "sample"], key=_sort_key(
         {c.name: i for i, c in enumerate(exp.classes)}, exp), ignore_index=True)  # fmt: skip
-    wants_decision = any(c.get("kind") == "decision" for c in exp.charts)
-    decided = decisions(table, hands) if wants_decision else None
-    table.to_parquet(out / "table.parquet", index=False)
-    table.to_csv(out / "table.csv", index=False, float_format="%.6g")
     hands.to_parquet(out / "hands.parquet", index=False)
-    if decided is not None:
-        decided.to_csv(out / "decisions.csv", index=False, float_format="%.6g")
-    drawn: list[str] = []
-    if charts and exp.charts:
-        from wiezen_sim.analysis.charts import draw_charts
-
-        drawn = draw_charts(exp.charts, table, decided, out)
+    table, decided, drawn = _write_outputs(exp, hands, out, charts)
     wall = time.perf_counter() - start
     meta = {
         "experiment": exp.name,
@@ -736,5 +769,36 @@ def run_experiment(
         "machine": machine_info(load_start),
         "finished_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
+    (out / "meta.json").write_text(json.dumps(meta, indent=1, default=str) + "\n")
+    return ExperimentResult(table, hands, decided, meta, out)
+
+
+def redraw_charts(source: str | Path | dict | Experiment, out: str | Path | None = None) -> ExperimentResult:
+    """Solve nothing: rebuild the table, the decisions and the charts from an earlier run's ``hands.parquet``.
+
+    For charts changed after a run (the file's ``[[charts]]`` or the chart code). The
+    run's ``meta.json`` gives the sample count; the rest of what the hands depend on
+    (classes, contracts, seats, methods, seed, deals, rules) must be the experiment's.
+    Writes ``table.parquet``/``table.csv``, ``decisions.csv`` (with a decision chart),
+    the charts, and the ``charts`` entry of ``meta.json`` into ``out`` (default
+    ``results/<name>``).
+
+    Raises:
+        ValueError: a bad experiment or chart, no finished run under ``out``, or a run
+            of other parameters.
+    """
+    exp = source if isinstance(source, Experiment) else load_experiment(source)
+    out = Path(out) if out is not None else Path("results") / exp.name
+    try:
+        meta = json.loads((out / "meta.json").read_text())
+        hands = pd.read_parquet(out / "hands.parquet")
+    except FileNotFoundError:
+        raise ValueError(f"no finished run under {out} (meta.json, hands.parquet): run the experiment") from None
+    exp = dataclasses.replace(exp, samples=meta["parameters"]["samples"])
+    params = json.loads(json.dumps(exp.parameters(), default=str))
+    if _solved(params) != _solved(meta["parameters"]):
+        raise ValueError(f"{out} holds a run of other parameters than the experiment {exp.name!r}'s")
+    table, decided, drawn = _write_outputs(exp, hands, out, charts=True)
+    meta["charts"] = drawn
     (out / "meta.json").write_text(json.dumps(meta, indent=1, default=str) + "\n")
     return ExperimentResult(table, hands, decided, meta, out)

@@ -58,6 +58,8 @@ from wiezen_sim.solvers.players import highest_discard, make_player
 
 SEATS = 4
 MAX_THROW_INS = 1000  # consecutive redeals before a session gives up (bots that never bid)
+MAX_HANDS = 10_000  # hands of one session (RULES.md 1.8: commonly 16 or 24)
+MAX_SESSIONS = 10_000_000  # sessions of one simulation (their chips and log are kept in memory)
 
 
 @dataclass
@@ -366,8 +368,8 @@ def simulate_sessions(
         :class:`SessionsResult` (chips in units of the rule set's payment table).
 
     Raises:
-        ValueError: ``hands`` or ``sessions`` < 1, no bots, an unknown bot, preset or
-            variant, ``n_jobs`` = 0.
+        ValueError: ``hands`` or ``sessions`` not from 1 to ``MAX_HANDS`` /
+            ``MAX_SESSIONS``, no bots, an unknown bot, preset or variant, ``n_jobs`` = 0.
     """
     rule_set = get_rules(rules)
     names = [str(b).strip() for b in bots]
@@ -375,10 +377,9 @@ def simulate_sessions(
         raise ValueError("give at least one bot")
     for name in names:
         make_bot(name, np.random.default_rng(0))
-    if isinstance(hands, bool) or not isinstance(hands, int | np.integer) or hands < 1:
-        raise ValueError(f"hands must be a positive integer, got {hands!r}")
-    if isinstance(sessions, bool) or not isinstance(sessions, int | np.integer) or sessions < 1:
-        raise ValueError(f"sessions must be a positive integer, got {sessions!r}")
+    for what, value, high in (("hands", hands, MAX_HANDS), ("sessions", sessions, MAX_SESSIONS)):
+        if isinstance(value, bool) or not isinstance(value, int | np.integer) or not 1 <= value <= high:
+            raise ValueError(f"{what} must be an integer from 1 to {high}, got {value!r}")
     if n_jobs == 0:
         raise ValueError("jobs must be a worker count ≥ 1, or negative for all cores")
     seed = resolve_seed(seed)

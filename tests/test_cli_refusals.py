@@ -1,0 +1,85 @@
+"""Bad experiment files, output paths and counts (issue 23): refused before any work, one line, exit 2,
+nothing written anywhere. Run as a user would, in a subprocess started in a fresh folder."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SPEC = """
+contracts = ["solo"]
+samples = 1
+[defaults]
+trump = "H"
+[grid]
+trump_length = [5]
+"""
+HUGE = "99999999999999999999"
+
+
+def files(root: Path) -> set[Path]:
+    return {p.relative_to(root) for p in root.rglob("*")}
+
+
+def refuse(cwd: Path, *argv: str) -> str:
+    """Run ``wiezen-sim ARGV`` in ``cwd``; assert exit code 2 and one line on stderr, and return that line."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "wiezen_sim.cli", *argv], cwd=cwd, capture_output=True, text=True, timeout=300
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr, proc.stderr
+    return proc.stderr.strip()
+
+
+def test_experiment_name_cannot_leave_the_results_folder(tmp_path):
+    cwd = tmp_path / "a" / "b"
+    cwd.mkdir(parents=True)
+    (cwd / "escape.toml").write_text('name = "../../../escaped"\n' + SPEC, encoding="utf-8")
+    before = files(tmp_path)
+    err = refuse(cwd, "experiment", "escape.toml")
+    assert "escape.toml: name = '../../../escaped' is not a folder name" in err
+    assert files(tmp_path) == before
+
+
+def test_rejected_experiment_leaves_no_results_folder(tmp_path):
+    (tmp_path / "bad.toml").write_text(SPEC + '[[charts]]\nkind = "pie"\n', encoding="utf-8")
+    before = files(tmp_path)
+    assert "unknown chart kind 'pie'" in refuse(tmp_path, "experiment", "bad.toml")
+    assert files(tmp_path) == before  # no results/bad/batches/
+
+
+def test_collect_into_a_missing_folder_leaves_nothing(tmp_path):
+    (tmp_path / "small.toml").write_text(SPEC, encoding="utf-8")
+    before = files(tmp_path)
+    err = refuse(tmp_path, "experiment", "small.toml", "--collect", "--out", "missing/out")
+    assert "no finished batches under missing/out/batches" in err
+    assert files(tmp_path) == before
+
+
+def test_missing_and_binary_experiment_files_are_named(tmp_path):
+    assert refuse(tmp_path, "experiment", "nope.toml").endswith("error: no experiment file nope.toml")
+    (tmp_path / "binary.toml").write_bytes(bytes(range(256)))
+    assert "binary.toml: not a TOML file" in refuse(tmp_path, "experiment", "binary.toml")
+
+
+def test_simulate_out_in_a_missing_folder_is_refused_before_the_run(tmp_path):
+    # 10000 sessions of 10000 hands would run for days: the refusal must come first
+    err = refuse(tmp_path, "simulate", "--hands", "10000", "--sessions", "10000", "--out", "missing/log.parquet")
+    assert "cannot write --out missing/log.parquet" in err
+    assert files(tmp_path) == set()
+
+
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (["simulate", "--hands", HUGE], f"argument --hands: must be from 1 to 10000, got {HUGE}"),
+        (["simulate", "--sessions", HUGE], f"argument --sessions: must be from 1 to 10000000, got {HUGE}"),
+        (["romanian", "simulate", "--players", "4", "--games", HUGE], "argument --games: must be from 1 to"),
+    ],
+)
+def test_huge_counts_are_refused_before_any_work(tmp_path, argv, message):
+    assert message in refuse(tmp_path, *argv)
+    assert files(tmp_path) == set()
