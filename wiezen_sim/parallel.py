@@ -84,12 +84,14 @@ def run_batches(
     show = sys.stderr.isatty() if progress is None else progress
     bar = tqdm(total=len(seeds), desc=desc, unit="sample", disable=not show, file=sys.stderr)
     results: list[T] = []
+    done = 0
     with bar, _sigterm_as_interrupt():
         for part, result in zip(parts, _iterate(task, parts, n_jobs, backend), strict=True):
             results.append(result)
             bar.update(len(part))
+            done += len(part)
             if on_progress is not None:
-                on_progress(bar.n)
+                on_progress(done)
     return results
 
 
