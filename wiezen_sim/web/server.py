@@ -68,7 +68,8 @@ class Jobs:
     def start(self, target: Callable, kwargs: dict) -> tuple[BaseProcess, multiprocessing.connection.Connection]:
         """Start ``target(connection, kwargs, n_jobs)`` in a new process; returns it and the receiving end."""
         receive, send = self.context.Pipe(duplex=False)
-        process = self.context.Process(target=target, args=(send, kwargs, self.n_jobs), daemon=True)
+        # not a daemon: joblib starts worker processes only from a non-daemonic process
+        process = self.context.Process(target=target, args=(send, kwargs, self.n_jobs), daemon=False)
         process.start()
         send.close()  # the child holds the only sending end: its exit ends the connection
         self.running.add(process)
@@ -154,8 +155,9 @@ def create_app(n_jobs: int = 1) -> Starlette:
             await _finish(websocket, {"type": "invalid", "errors": checked.errors})
             return
         kwargs = {**checked.kwargs, "seed": resolve_seed(checked.kwargs["seed"])}
-        await websocket.send_json({"type": "started", "seed": kwargs["seed"], "samples": kwargs["samples"]})
         process, connection = jobs.start(target, kwargs)
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):  # _relay sees a page that went away
+            await websocket.send_json({"type": "started", "seed": kwargs["seed"], "samples": kwargs["samples"]})
         await _relay(websocket, process, connection, jobs)
 
     @contextlib.asynccontextmanager
@@ -202,7 +204,7 @@ async def _relay(websocket: WebSocket, process: BaseProcess, connection, jobs: J
     finally:
         listener.cancel()
         connection.close()
-        await jobs.stop(process)
+        await asyncio.shield(jobs.stop(process))  # finishes even when this handler is cancelled
 
 
 async def _finish(websocket: WebSocket, message: dict) -> None:
