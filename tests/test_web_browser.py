@@ -35,7 +35,7 @@ SCREENSHOT = ROOT / "results" / "web" / "advise.png"
 HAND, SEAT, TURNED, SAMPLES, SEED = "S:AKQ9 H:KQJ D:A82 C:K74", "second", "TD", 20, 7
 BAD_PASTE = "S:AKQ H:ZZ D:- C:-"
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1280,2300")  # fmt: skip
+         "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1280,1850")  # fmt: skip
 
 
 @pytest.fixture(scope="module")

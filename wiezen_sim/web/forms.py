@@ -7,9 +7,10 @@ message next to its field. Errors that only the advisor itself can find (in the
 Romanian advisor: how the seat, the bids and the turned card fit together) come back
 from the job and are shown above the Run button.
 
-The web layer adds three limits of its own: rules are preset names only (a rules file
-would be a path on the server's disk), at most :data:`MAX_SAMPLES` sampled deals, and
-seeds below 2**53 (the largest integer a browser's JavaScript numbers hold exactly).
+The web layer adds limits of its own: rules are preset names only (a rules file would
+be a path on the server's disk), at most :data:`MAX_SAMPLES` sampled deals, seeds below
+2**53 (the largest integer a browser's JavaScript numbers hold exactly) and hand texts
+of at most :data:`MAX_HAND_TEXT` characters.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from wiezen_sim.solvers.players import check_worlds
 
 MAX_SAMPLES = {"wiezen": 100_000, "romanian": 1_000_000}
 MAX_SEED = 2**53 - 1
+MAX_HAND_TEXT = 300  # characters: 13 cards in the longest spelling (``10♥️``, commas) fit easily
 DEFAULTS = {
     "wiezen": {"seat": "eldest", "rules": "tempelaere", "method": "dd", "samples": "200", "worlds": "16"},
     "romanian": {"players": "4", "seat": "0", "scoring": "default", "model": "aim", "samples": "10000", "sigma": "0"},
@@ -82,6 +84,9 @@ def _seed(text: str) -> int | None:
 
 def _hand(checked: Checked, text: str) -> int | None:
     """The hand mask (any size), its cards noted in ``checked``; None with an error if it does not parse."""
+    if len(text) > MAX_HAND_TEXT:  # the parser's message would repeat it all
+        checked.errors["hand"] = f"{len(text):,} characters are too many for a hand (at most {MAX_HAND_TEXT})"
+        return None
     try:
         mask = parse_hand(text)
     except ValueError as exc:

@@ -131,6 +131,7 @@ class Panel {
   run() {
     this.stop();
     $(`${this.kind}-form-error`).textContent = "";
+    $(`${this.kind}-result`).hidden = true; // an older result would not match the form any more
     const values = this.values();
     const socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${this.kind}`);
     this.socket = socket;
@@ -147,10 +148,11 @@ class Panel {
         for (const name of Object.keys(msg.errors)) this.touched.add(name);
         this.showErrors(msg.errors, this.touched);
         $(`${this.kind}-form-error`).textContent = "Fix the marked fields first.";
+        this.status("");
       } else if (msg.type === "started") {
-        this.field("seed").value = msg.seed;
+        this.seed = msg.seed; // a blank seed field stays blank (a new draw each run); the link holds the seed
         this.samples = msg.samples;
-        this.setUrl();
+        this.setUrl(values, msg.seed);
         if (this.kind === "wiezen") progress.max = msg.samples;
         this.status(`running ${msg.samples.toLocaleString()} sampled deals, seed ${msg.seed}…`);
       } else if (msg.type === "progress") {
@@ -158,6 +160,7 @@ class Panel {
         this.status(`${msg.done.toLocaleString()} of ${this.samples.toLocaleString()} deals`);
       } else if (msg.type === "error") {
         $(`${this.kind}-form-error`).textContent = msg.message;
+        this.status("");
       } else if (msg.type === "stopped") {
         this.status("stopped");
       } else if (msg.type === "result") {
@@ -177,8 +180,8 @@ class Panel {
     if (this.socket && this.socket.readyState === WebSocket.OPEN) this.socket.send("stop");
   }
 
-  setUrl() {
-    const params = new URLSearchParams({ tab: this.kind, ...this.values() });
+  setUrl(values, seed) {
+    const params = new URLSearchParams({ tab: this.kind, ...values, seed });
     for (const [k, v] of [...params]) if (v === "") params.delete(k);
     history.replaceState(null, "", `?${params}`);
     $(`${this.kind}-link`).href = location.href;
@@ -295,8 +298,8 @@ class RomanianPanel extends Panel {
     summary.dataset.bid = a.recommendation.bid;
     $("romanian-meta").textContent = `${a.players} players · hand ${a.hand} · seat ${a.seat} · trump ${a.trump || "none"} · `
       + `bids so far ${a.bids_so_far.join(",") || "none"} · scoring ${a.scoring} · model ${a.model} · `
-      + `${a.samples.toLocaleString()} sampled deals · seed ${this.field("seed").value}`;
-    this.downloads(msg, `romanian-advise-seed${this.field("seed").value}`);
+      + `${a.samples.toLocaleString()} sampled deals · seed ${this.seed}`;
+    this.downloads(msg, `romanian-advise-seed${this.seed}`);
     const cards = a.options.length - 1;
     const tricks = Array.from({ length: cards + 1 }, (_, t) => `t = ${t}`);
     const body = header($("romanian-table"), ["bid", "P(exact)", "95 % CI", "E[score]", "95 % CI", ...tricks]);
