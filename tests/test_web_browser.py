@@ -35,7 +35,7 @@ SCREENSHOT = ROOT / "results" / "web" / "advise.png"
 HAND, SEAT, TURNED, SAMPLES, SEED = "S:AKQ9 H:KQJ D:A82 C:K74", "second", "TD", 20, 7
 BAD_PASTE = "S:AKQ H:ZZ D:- C:-"
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1280,1850")  # fmt: skip
+         "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1280,1000")  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -120,6 +120,10 @@ def test_page_matches_the_cli(server: str, browser) -> None:
     assert browser.find_element(By.ID, "wiezen-ev-chart").find_elements(By.TAG_NAME, "svg")
     assert browser.find_element(By.ID, "wiezen-tricks-chart").find_elements(By.TAG_NAME, "svg")
     SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+    page, frame = browser.execute_script(
+        "return [document.documentElement.scrollHeight, window.outerHeight - window.innerHeight]"
+    )
+    browser.set_window_size(1280, page + frame)  # the whole page, nothing below it
     browser.save_screenshot(str(SCREENSHOT))
 
     link = browser.current_url  # the position and its seed: opening it runs it again

@@ -75,6 +75,7 @@ def test_page_has_the_grid_and_the_choices(client: TestClient) -> None:
         ({"method": "guess"}, "method", "unknown method 'guess'; known: dd, pimc, heuristic"),
         ({"samples": "0"}, "samples", SAMPLES_0),
         ({"samples": "ten"}, "samples", "samples must be a whole number, got 'ten'"),
+        ({"samples": "1_000"}, "samples", "samples must be a whole number, got '1_000'"),
         ({"seed": "-3"}, "seed", "the seed must be from 0 to 9,007,199,254,740,991, got -3"),
         ({"method": "pimc", "worlds": "0"}, "worlds", "worlds must be a whole number from 1 to"),
     ],

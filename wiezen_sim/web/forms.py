@@ -16,6 +16,7 @@ of at most :data:`MAX_HAND_TEXT` characters.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -34,6 +35,7 @@ DEFAULTS = {
     "romanian": {"players": "4", "seat": "0", "scoring": "default", "model": "aim", "samples": "10000", "sigma": "0"},
 }
 NO_TRUMP = ("", "none", "-")
+WHOLE = re.compile(r"[+-]?[0-9]+")
 
 
 @dataclass
@@ -69,10 +71,9 @@ def _whole(text: str, what: str, low: int | None = None, high: int | None = None
     Raises:
         ValueError: anything else (names ``what``).
     """
-    try:
-        value = int(text)
-    except ValueError:
-        raise ValueError(f"{what} must be a whole number, got {text!r}") from None
+    if not WHOLE.fullmatch(text):  # int() would also take '1_000' and non-ASCII digits
+        raise ValueError(f"{what} must be a whole number, got {text!r}")
+    value = int(text)
     if (low is not None and value < low) or (high is not None and value > high):
         raise ValueError(f"{what} must be from {low:,} to {high:,}, got {value:,}")
     return value
@@ -192,10 +193,9 @@ def check_romanian(form: Mapping[str, str]) -> Checked:
 def _bids(text: str) -> list[int]:
     """The bids so far, comma- or space-separated whole numbers (``1,0,2``); blank = none."""
     parts = text.replace(",", " ").split()
-    try:
-        return [int(p) for p in parts]
-    except ValueError:
-        raise ValueError(f"bids are whole numbers separated by commas, like 1,0,2; got {text!r}") from None
+    if not all(WHOLE.fullmatch(p) for p in parts):
+        raise ValueError(f"bids are whole numbers separated by commas, like 1,0,2; got {text!r}")
+    return [int(p) for p in parts]
 
 
 def _sigma(text: str) -> float:

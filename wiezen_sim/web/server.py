@@ -25,6 +25,8 @@ import json
 import multiprocessing
 import socket
 from collections.abc import AsyncIterator, Callable
+from multiprocessing import forkserver
+from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from pathlib import Path
 
@@ -65,7 +67,7 @@ class Jobs:
         self.context = multiprocessing.get_context("forkserver")
         self.context.set_forkserver_preload(["wiezen_sim.web.worker"])
 
-    def start(self, target: Callable, kwargs: dict) -> tuple[BaseProcess, multiprocessing.connection.Connection]:
+    def start(self, target: Callable, kwargs: dict) -> tuple[BaseProcess, Connection]:
         """Start ``target(connection, kwargs, n_jobs)`` in a new process; returns it and the receiving end."""
         receive, send = self.context.Pipe(duplex=False)
         # not a daemon: joblib starts worker processes only from a non-daemonic process
@@ -162,6 +164,7 @@ def create_app(n_jobs: int = 1) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await asyncio.to_thread(forkserver.ensure_running)  # it imports the package while the page is filled in
         yield
         await jobs.stop_all()
 
@@ -178,7 +181,7 @@ def create_app(n_jobs: int = 1) -> Starlette:
     return app
 
 
-async def _relay(websocket: WebSocket, process: BaseProcess, connection, jobs: Jobs) -> None:
+async def _relay(websocket: WebSocket, process: BaseProcess, connection: Connection, jobs: Jobs) -> None:
     """Pass the job's messages on until its result or error; stop it when the page speaks or goes away."""
     listener = asyncio.create_task(websocket.receive_text())
     try:
