@@ -8,6 +8,8 @@ computation's process (and its joblib workers) is gone; two computations run at 
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import time
 
@@ -187,6 +189,18 @@ def test_a_stopped_or_abandoned_job_stops_its_workers(how: str, n_jobs: int) -> 
         while jobs.running and time.monotonic() < deadline:
             time.sleep(0.1)
         assert not jobs.running
+
+
+def test_a_job_killed_from_outside_is_a_message(client: TestClient) -> None:
+    with client.websocket_connect("/ws/wiezen") as ws:
+        ws.send_text(json.dumps({**POSITION, "samples": "5000"}))
+        assert ws.receive_json()["type"] == "started"
+        assert ws.receive_json()["type"] == "progress"
+        (process,) = client.app.state.jobs.running
+        os.kill(process.pid, signal.SIGKILL)
+        while (message := ws.receive_json())["type"] == "progress":
+            pass
+        assert message == {"type": "error", "message": "the computation stopped (exit code -9)"}
 
 
 def test_two_jobs_at_once_both_finish(client: TestClient) -> None:

@@ -190,18 +190,18 @@ async def _relay(websocket: WebSocket, process: BaseProcess, connection: Connect
                 if listener.exception() is None:
                     await _finish(websocket, {"type": "stopped"})
                 return
-            if connection.poll():
-                message = connection.recv()
-                if message["type"] in ("result", "error"):
-                    await _finish(websocket, message)
-                    return
-                await websocket.send_json(message)
-            elif not process.is_alive() and not connection.poll():
-                message = f"the computation stopped unexpectedly (exit code {process.exitcode})"
-                await _finish(websocket, {"type": "error", "message": message})
-                return
-            else:
+            if not connection.poll():
                 await asyncio.sleep(POLL_S)
+                continue
+            try:
+                message = connection.recv()
+            except EOFError:  # the process ended without a last word (killed, or Ctrl-C in the terminal)
+                await asyncio.to_thread(process.join)
+                message = {"type": "error", "message": f"the computation stopped (exit code {process.exitcode})"}
+            if message["type"] in ("result", "error"):
+                await _finish(websocket, message)
+                return
+            await websocket.send_json(message)
     except (WebSocketDisconnect, RuntimeError, OSError):  # the page went away while we wrote
         return
     finally:
