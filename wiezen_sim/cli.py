@@ -175,6 +175,22 @@ def _cmd_experiment(args: argparse.Namespace) -> None:
         print(f"{m['experiment']}: {m['hands']} hands, {m['deals']} deals, {m['wall_time_s']} s → {result.out}")
 
 
+def _cmd_serve(args: argparse.Namespace) -> None:
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"--port must be from 0 to 65535, got {args.port}")
+    if args.jobs == 0:
+        raise UsageError("--jobs must be a worker count ≥ 1, or negative for all cores (-1)")
+    try:
+        from wiezen_sim.web.server import serve
+    except ImportError as exc:
+        raise UsageError(f"the web page needs the web extra: pip install -e '.[web]' ({exc})") from None
+
+    def ready(url: str) -> None:
+        print(f"wiezen-sim: the web page is at {url} (Ctrl-C stops the server)", flush=True)
+
+    serve(args.host, args.port, args.jobs, ready)
+
+
 def _cmd_simulate(args: argparse.Namespace) -> None:
     from wiezen_sim.analysis.sessions import simulate_sessions
 
@@ -261,6 +277,12 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--out", help="write the per-hand log to this Parquet file")
     sim.add_argument("--quiet", action="store_true", help="no progress bar, no notes on stderr")
     sim.set_defaults(func=_cmd_simulate)
+
+    web = sub.add_parser("serve", help="a local web page for advise and the Romanian bid advisor (needs the web extra)")
+    web.add_argument("--port", type=int, default=8765, help="port (default 8765; 0 picks a free one)")
+    web.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    web.add_argument("--jobs", type=int, default=1, help="parallel workers per computation (default 1; -1 all cores)")
+    web.set_defaults(func=_cmd_serve)
 
     add_romanian(sub)  # romanian advise | simulate (RULES.md Part 2)
     add_solve_command(sub)  # solve: double-dummy tricks of PBN deals

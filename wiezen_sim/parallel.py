@@ -59,6 +59,7 @@ def run_batches(
     backend: str = "loky",
     progress: bool | None = None,
     desc: str = "samples",
+    on_progress: Callable[[int], None] | None = None,
 ) -> list[T]:
     """Run ``task(seed_batch)`` over batches of ``seeds`` in parallel, results in batch order.
 
@@ -70,6 +71,7 @@ def run_batches(
         backend: ``loky`` (default), ``sequential``, ``threading`` or ``dask`` (needs a
             ``dask.distributed`` client, see the experiments).
         progress: a progress bar on stderr; default only when stderr is a terminal.
+        on_progress: called after each batch with the number of samples finished so far.
 
     Raises:
         ValueError: unknown backend or a bad batch size.
@@ -82,10 +84,14 @@ def run_batches(
     show = sys.stderr.isatty() if progress is None else progress
     bar = tqdm(total=len(seeds), desc=desc, unit="sample", disable=not show, file=sys.stderr)
     results: list[T] = []
+    done = 0
     with bar, _sigterm_as_interrupt():
         for part, result in zip(parts, _iterate(task, parts, n_jobs, backend), strict=True):
             results.append(result)
             bar.update(len(part))
+            done += len(part)
+            if on_progress is not None:
+                on_progress(done)
     return results
 
 

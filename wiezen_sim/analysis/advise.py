@@ -46,13 +46,13 @@ Documented rules where the issue leaves a choice:
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-from wiezen_sim.analysis.stats import prob_greater, wilson
+from wiezen_sim.analysis.stats import mean_interval, prob_greater, wilson
 from wiezen_sim.cards import FULL_DECK, SUITS, card_count, card_name, card_suit, hand_name, parse_card
 from wiezen_sim.cards import parse_hand as _parse_hand
 from wiezen_sim.kernel.playout import rng_new, sample_deal
@@ -366,7 +366,7 @@ class _Rows:
         tricks: np.ndarray | None = None,
         **extra: object,
     ) -> None:
-        """One row: p_success with a Wilson interval, mean tricks, ev_units (NaN if ``ev`` is None), n.
+        """One row: p_success (Wilson interval), mean tricks, ev_units (t-interval; NaN if ``ev`` is None), n.
 
         Nothing is added for a contract outside ``wanted``.
         """
@@ -374,6 +374,7 @@ class _Rows:
             return
         n = len(success)
         low, high = wilson(int(success.sum()), n)
+        ev_mean, ev_low, ev_high = (math.nan,) * 3 if ev is None else mean_interval(ev)
         self.rows.append(
             {
                 "contract": contract,
@@ -382,7 +383,9 @@ class _Rows:
                 "ci_low": low,
                 "ci_high": high,
                 "mean_tricks": float(tricks.mean()) if tricks is not None and n else math.nan,
-                "ev_units": math.nan if ev is None else float(ev.mean()),
+                "ev_units": ev_mean,
+                "ev_low": ev_low,
+                "ev_high": ev_high,
                 "n": n,
                 **extra,
             }
@@ -464,6 +467,7 @@ def advise(
     progress: bool | None = None,
     contracts: Sequence[str] | None = None,
     worlds: int = 16,
+    on_progress: Callable[[int], None] | None = None,
 ) -> Advice:
     """Estimate every contract this hand could declare, by Monte Carlo double dummy.
 
@@ -487,13 +491,15 @@ def advise(
             their rows, the solver asks only their questions and the recommendation is
             among them and pass; ``None`` = every contract of the rules.
         worlds: PIMC worlds sampled per card decision (``method="pimc"``).
+        on_progress: called after each batch with the number of sampled deals finished.
 
     Returns:
         :class:`Advice`. ``table`` (pandas.DataFrame), one row per option:
         ``contract`` (str), ``trump`` (S/H/D/C or None), ``p_success`` (probability),
         ``ci_low``/``ci_high`` (Wilson 95 %), ``mean_tricks`` (tricks of the declaring
         side; NaN where only a target test is run), ``ev_units`` (expected settlement
-        of the declarer, units, RULES.md 1.6), ``n`` (int), and where they apply
+        of the declarer, units, RULES.md 1.6) with ``ev_low``/``ev_high`` (its 95 %
+        t-interval), ``n`` (int), and where they apply
         ``partner`` (vraag), ``p_accept``, ``discard`` (kleine miserie), ``level``.
         ``distribution`` (DataFrame, same rows, columns 0..13) holds the trick
         distribution.
@@ -515,7 +521,7 @@ def advise(
     seeds = sample_seeds(seed, samples)
     parts = run_batches(
         _Batch(mask, p, card, rule_set, accept_tricks, wanted, method, worlds),
-        seeds, batch_size or (25 if method == "dd" else 1), n_jobs, backend, progress, "deals",
+        seeds, batch_size or (25 if method == "dd" else 1), n_jobs, backend, progress, "deals", on_progress,
     )  # fmt: skip
     res = _merge(parts)
     if method == "dd":

@@ -1,0 +1,247 @@
+"""The web server without a browser (issue 22): Starlette's TestClient.
+
+Bad requests get the package's own one-line messages per field; a computation gives the
+advisor's numbers for the same seed and the CLI's JSON and CSV; a stopped or abandoned
+computation's process (and its joblib workers) is gone; two computations run at once.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import time
+
+import numpy as np
+import pytest
+from starlette.testclient import TestClient
+
+from wiezen_sim.analysis.advise import EXAMPLE, advise
+from wiezen_sim.analysis.stats import mean_interval
+from wiezen_sim.cards import parse_hand
+from wiezen_sim.cli import main
+from wiezen_sim.rules.payments import settle
+from wiezen_sim.rules.ruleset import get_rules
+from wiezen_sim.web.forms import check_romanian, romanian_api
+from wiezen_sim.web.server import create_app
+from wiezen_sim.web.worker import finite
+
+POSITION = {**EXAMPLE, "samples": "10", "seed": "11"}
+SAMPLES_0 = "samples must be from 1 to 100,000, got 0"
+ROMANIAN = {"players": "4", "hand": "AS KS 9H", "seat": "1", "trump": "QH", "bids": "1", "samples": "2000", "seed": "5"}
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(create_app(n_jobs=1)) as c:
+        yield c
+
+
+def _run(client: TestClient, kind: str, form: dict) -> list[dict]:
+    """Every message of one computation, to the socket's close."""
+    messages = []
+    with client.websocket_connect(f"/ws/{kind}") as ws:
+        ws.send_text(json.dumps(form))
+        while not messages or messages[-1]["type"] not in ("result", "error", "invalid", "stopped"):
+            messages.append(ws.receive_json())
+    return messages
+
+
+def _message(call, *args) -> str:
+    with pytest.raises(ValueError) as exc:
+        call(*args)
+    return str(exc.value)
+
+
+def test_page_has_the_grid_and_the_choices(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200
+    assert page.text.count('class="card"') == 2 * 52
+    for word in ("tempelaere", "eldest", "double dummy", "Romanian whist", '<option value="4" selected>4'):
+        assert word in page.text
+    assert client.get("/static/app.js").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("form", "field", "expected"),
+    [
+        ({"hand": "S:AKQ H:ZZ"}, "hand", _message(parse_hand, "S:AKQ H:ZZ")),
+        ({"hand": "S:AKQJ98 H:AK2 D:K3 C:5"}, "hand", _message(parse_hand, "S:AKQJ98 H:AK2 D:K3 C:5", 13)),
+        ({"hand": ""}, "hand", "empty hand"),
+        ({"hand": "AS," * 200}, "hand", "600 characters are too many for a hand (at most 300)"),
+        ({"turned": "7X"}, "turned", "not a card: '7X' (expected e.g. 'AS', '10H', '♥10', 'RS')"),
+        ({"turned": "AS"}, "turned", "the turned card AS lies in the dealer's hand, not in yours"),
+        ({"seat": "north"}, "seat", "unknown seat 'north'; use eldest, second, third or dealer"),
+        ({"rules": "/etc/rules.toml"}, "rules", "unknown rules preset '/etc/rules.toml'; known: "),
+        ({"method": "guess"}, "method", "unknown method 'guess'; known: dd, pimc, heuristic"),
+        ({"samples": "0"}, "samples", SAMPLES_0),
+        ({"samples": "ten"}, "samples", "samples must be a whole number, got 'ten'"),
+        ({"samples": "1_000"}, "samples", "samples must be a whole number, got '1_000'"),
+        ({"seed": "-3"}, "seed", "the seed must be from 0 to 9,007,199,254,740,991, got -3"),
+        ({"method": "pimc", "worlds": "0"}, "worlds", "worlds must be a whole number from 1 to"),
+    ],
+)
+def test_bad_fields_get_the_parsers_message(client: TestClient, form: dict, field: str, expected: str) -> None:
+    answer = client.get("/api/check/wiezen", params={**POSITION, **form}).json()
+    assert list(answer["errors"]) == [field]
+    assert answer["errors"][field].startswith(expected)
+
+
+def test_check_reports_the_cards_for_the_grid(client: TestClient) -> None:
+    answer = client.get("/api/check/wiezen", params={**POSITION, "hand": "S:AK H:2"}).json()
+    assert answer == {"errors": {"hand": "hand 'S:AK H:2' has 3 cards, expected 13"}, "cards": ["AS", "KS", "2H"],
+                      "turned": "7H"}  # fmt: skip
+    assert client.get("/api/check/wiezen", params=POSITION).json()["errors"] == {}
+
+
+def test_romanian_fields(client: TestClient) -> None:
+    assert client.get("/api/check/romanian", params=ROMANIAN).json()["errors"] == {}
+    bad = {**ROMANIAN, "players": "4", "hand": "AS 2S", "trump": "3H", "bids": "1,x", "scoring": "golf"}
+    errors = client.get("/api/check/romanian", params=bad).json()["errors"]
+    assert errors["hand"] == "hand: card 2S is not in the 32-card deck for 4 players (ranks 7 to A)"
+    assert errors["trump"] == "trump: card 3H is not in the 32-card deck for 4 players (ranks 7 to A)"
+    assert errors["bids"].startswith("bids are whole numbers separated by commas")
+    assert errors["scoring"].startswith("unknown scoring 'golf'")
+    assert check_romanian({**ROMANIAN, "hand": "AS KS QS JS TS 9S AH KH QH"}).errors == {
+        "hand": "a Romanian whist deal has 1 to 8 cards per player, got 9"
+    }
+
+
+def test_bad_requests(client: TestClient) -> None:
+    assert client.get("/api/check/bridge").status_code == 404
+    with client.websocket_connect("/ws/wiezen") as ws:
+        ws.send_text("not json")
+        assert ws.receive_json() == {"type": "error", "message": "send the form as one JSON object of fields"}
+    assert _run(client, "wiezen", {**POSITION, "hand": "S:AKQ H:ZZ", "samples": "0"}) == [
+        {"type": "invalid", "errors": {"hand": "unknown rank 'Z' in 'H:ZZ'", "samples": SAMPLES_0}}
+    ]
+    # what only the Romanian advisor can check comes back from the job: seat 1 bids after one player
+    last = _run(client, "romanian", {**ROMANIAN, "bids": ""})[-1]
+    assert last == {"type": "error", "message": "seat 1 bids after 1 players: give 1 bids so far, got 0"}
+
+
+def test_result_is_the_advisors_and_the_clis(client: TestClient, capsys) -> None:
+    messages = _run(client, "wiezen", POSITION)
+    assert messages[0] == {"type": "started", "seed": 11, "samples": 10}
+    assert [m["done"] for m in messages[1:-1]] == list(range(1, 11))  # batches of 1 % of the deals, at least 1
+    result = messages[-1]
+    direct = advise(EXAMPLE["hand"], EXAMPLE["seat"], EXAMPLE["turned"], samples=10, seed=11, n_jobs=1, progress=False)
+    assert result["advice"] == finite(direct.to_dict())
+    assert result["advice"]["recommendation"] == direct.recommendation
+    cli = ["advise", EXAMPLE["hand"], "--seat", EXAMPLE["seat"], "--turned", EXAMPLE["turned"], "--samples", "10",
+           "--seed", "11", "--jobs", "1", "--quiet", "--format"]  # fmt: skip
+    for fmt in ("json", "csv"):
+        assert main([*cli, fmt]) == 0
+        assert result[fmt].rstrip("\n") == capsys.readouterr().out.rstrip("\n")
+    rows = result["advice"]["contracts"]
+    assert result["summary"].startswith(f"Bid {direct.recommendation['contract']}")
+    assert [c is None for c in result["trick_charts"]] == [r["trick_distribution"] is None for r in rows]
+    assert result["ev_chart"].lstrip().startswith("<?xml") and "<svg" in result["ev_chart"]
+
+
+def test_romanian_result_is_the_advisors(client: TestClient) -> None:
+    result = _run(client, "romanian", ROMANIAN)[-1]
+    kwargs = check_romanian(ROMANIAN).kwargs
+    direct = romanian_api.advise(**kwargs)
+    assert result["advice"] == finite(direct.to_dict())
+    assert result["json"] == json.dumps(direct.to_dict())
+    assert result["csv"] == direct.to_frame().to_csv(index=False)
+    assert result["summary"].startswith(f"Bid {direct.recommendation.bid}:")
+
+
+def _children(pid: int) -> set[int]:
+    out = subprocess.run(["ps", "-eo", "pid=,ppid="], capture_output=True, text=True, check=True).stdout
+    pairs = [tuple(int(x) for x in line.split()) for line in out.splitlines() if line.strip()]
+    return {child for child, parent in pairs if parent == pid}
+
+
+def _gone(pids: set[int], timeout: float = 30) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        state = subprocess.run(["ps", "-o", "stat=", "-p", ",".join(map(str, pids))], capture_output=True, text=True)
+        if all(s.startswith("Z") for s in state.stdout.split()):
+            return True
+        time.sleep(0.2)
+    return False
+
+
+@pytest.mark.parametrize(("how", "n_jobs"), [("stop", 1), ("close", 2)])
+def test_a_stopped_or_abandoned_job_stops_its_workers(how: str, n_jobs: int) -> None:
+    """The stop button sends a message, a closed tab closes the socket: either ends the job and its joblib workers."""
+    with TestClient(create_app(n_jobs)) as client:
+        jobs = client.app.state.jobs
+        with client.websocket_connect("/ws/wiezen") as ws:
+            ws.send_text(json.dumps({**POSITION, "samples": "5000"}))
+            assert ws.receive_json()["type"] == "started"
+            assert ws.receive_json()["type"] == "progress"  # the first batch is done: the workers run
+            (process,) = jobs.running
+            workers = _children(process.pid)
+            if n_jobs > 1:
+                assert len(workers) >= n_jobs, "the job did not start its joblib workers"
+            if how == "stop":
+                ws.send_text("stop")
+                while (message := ws.receive_json())["type"] == "progress":
+                    pass
+                assert message == {"type": "stopped"}
+        assert _gone({process.pid} | workers), "the job or its workers outlived the page"
+        deadline = time.monotonic() + 30
+        while jobs.running and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not jobs.running
+
+
+def test_a_job_killed_from_outside_is_a_message(client: TestClient) -> None:
+    with client.websocket_connect("/ws/wiezen") as ws:
+        ws.send_text(json.dumps({**POSITION, "samples": "5000"}))
+        assert ws.receive_json()["type"] == "started"
+        assert ws.receive_json()["type"] == "progress"
+        (process,) = client.app.state.jobs.running
+        os.kill(process.pid, signal.SIGKILL)
+        while (message := ws.receive_json())["type"] == "progress":
+            pass
+        assert message == {"type": "error", "message": "the computation stopped (exit code -9)"}
+
+
+def test_two_jobs_at_once_both_finish(client: TestClient) -> None:
+    jobs = client.app.state.jobs
+    forms = [{**POSITION, "samples": "30", "seed": "1"}, {**POSITION, "samples": "30", "seed": "2"}]
+    with client.websocket_connect("/ws/wiezen") as first, client.websocket_connect("/ws/wiezen") as second:
+        sockets = (first, second)
+        for ws, form in zip(sockets, forms, strict=True):
+            ws.send_text(json.dumps(form))
+            assert ws.receive_json()["type"] == "started"
+        assert len(jobs.running) == 2  # side by side, each in its own process
+        results = []
+        for ws in sockets:
+            while (message := ws.receive_json())["type"] == "progress":
+                pass
+            results.append(message)
+    for result, seed in zip(results, (1, 2), strict=True):
+        assert result["type"] == "result"
+        direct = advise(EXAMPLE["hand"], EXAMPLE["seat"], EXAMPLE["turned"], samples=30, seed=seed, n_jobs=1)
+        assert result["advice"]["contracts"] == finite(direct.to_dict())["contracts"]
+
+
+def test_on_progress_counts_the_deals_and_changes_nothing() -> None:
+    seen: list[int] = []
+    position = (EXAMPLE["hand"], EXAMPLE["seat"], EXAMPLE["turned"])
+    options = {"samples": 30, "seed": 4, "contracts": ("solo", "miserie"), "progress": False}
+    with_hook = advise(*position, n_jobs=1, batch_size=12, on_progress=seen.append, **options)
+    assert seen == [12, 24, 30]
+    without = advise(*position, n_jobs=1, **options)
+    assert with_hook.to_dict() == without.to_dict()
+
+
+def test_ev_interval_is_the_t_interval_of_the_settlements() -> None:
+    """Solo pays by tricks (RULES.md 1.6): its EV row is the t-interval of the settlements of its trick counts."""
+    position = (EXAMPLE["hand"], EXAMPLE["seat"], EXAMPLE["turned"])  # eldest: seat 0
+    advice = advise(*position, samples=30, seed=4, n_jobs=1, progress=False, contracts=("vraag", "solo"))
+    (i,) = np.flatnonzero(advice.table.contract == "solo")
+    counts = np.rint(advice.distribution.iloc[i].to_numpy() * 30).astype(int)  # deals per trick count 0..13
+    pays = [settle(get_rules("tempelaere"), "solo", (0,), tricks)[0] for tricks in range(14)]
+    row = advice.table.iloc[i]
+    assert (row.ev_units, row.ev_low, row.ev_high) == pytest.approx(mean_interval(np.repeat(pays, counts)))
+    assert row.ev_low < row.ev_high
+    vraag_seats = advice.table[advice.table.partner.isin([1, 2, 3])]  # no EV: the partner decides
+    assert vraag_seats[["ev_units", "ev_low", "ev_high"]].isna().all().all()

@@ -1,0 +1,11 @@
+"""The local web page of ``wiezen-sim serve`` (issue 22; DESIGN.md layer 7, beside the CLI).
+
+- :mod:`~wiezen_sim.web.forms`: a form's fields checked with the package's own parsers;
+  one message per bad field.
+- :mod:`~wiezen_sim.web.worker`: what a job process runs: ``advise`` (Wiezen) or the
+  Romanian advisor, with progress messages, the downloads and the charts.
+- :mod:`~wiezen_sim.web.server`: the Starlette app: the page, the field check, and one
+  WebSocket per computation whose job process is terminated when the socket closes.
+
+Needs the ``web`` extra (``pip install -e ".[web]"``).
+"""

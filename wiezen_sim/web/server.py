@@ -1,0 +1,235 @@
+"""The Starlette app of ``wiezen-sim serve`` (issue 22).
+
+Routes:
+
+- ``GET /``: the page (one Jinja2 template, plain JavaScript and CSS from ``static/``;
+  nothing is fetched from the internet);
+- ``GET /api/check/{kind}?field=…``: the form of ``kind`` (``wiezen`` or ``romanian``)
+  checked by :mod:`wiezen_sim.web.forms`; answers ``{"errors", "cards", "turned"}``;
+- ``WS /ws/{kind}``: one computation. The page sends the form as a JSON object; the
+  server answers ``{"type": "invalid", "errors"}``, or ``{"type": "started", "seed"}``
+  (a blank seed is drawn here, so the page can put it in its URL) followed by the job's
+  messages (:mod:`wiezen_sim.web.worker`) and closes. Any message from the page, or the
+  socket closing (stop button, closed tab, reload), terminates the job's process.
+
+Every computation has its own process (forked from a ``forkserver`` that has the
+package imported), so computations of several tabs run side by side and stopping one
+is killing its process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import multiprocessing
+import socket
+from collections.abc import AsyncIterator, Callable
+from multiprocessing import forkserver
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+from pathlib import Path
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from wiezen_sim.analysis.advise import EXAMPLE, METHODS, SEAT_NAMES
+from wiezen_sim.cards import RANK_CHARS, SUIT_SYMBOLS, SUITS, card_name, cards_of
+from wiezen_sim.parallel import resolve_seed
+from wiezen_sim.rules.romanian import MAX_PLAYERS, MIN_PLAYERS, SCORING_PRESETS, deck_mask
+from wiezen_sim.rules.ruleset import PRESETS
+from wiezen_sim.web import worker
+from wiezen_sim.web.forms import DEFAULTS, MAX_SAMPLES, MAX_SEED, check_romanian, check_wiezen, romanian_api
+
+HERE = Path(__file__).parent
+KINDS = {"wiezen": (check_wiezen, worker.run_wiezen), "romanian": (check_romanian, worker.run_romanian)}
+POLL_S = 0.05  # how often a computation's connection and process are looked at
+STOP_GRACE_S = 10.0  # after SIGTERM, how long a job may take to stop its own workers before SIGKILL
+METHOD_WORDS = {"dd": "double dummy", "pimc": "PIMC play (four players)", "heuristic": "heuristic play"}
+
+
+class Jobs:
+    """The running job processes of one app.
+
+    Args:
+        n_jobs: joblib workers inside each job (the ``n_jobs`` of the advisors).
+    """
+
+    def __init__(self, n_jobs: int) -> None:
+        self.n_jobs = n_jobs
+        self.running: set[BaseProcess] = set()
+        self.context = multiprocessing.get_context("forkserver")
+        self.context.set_forkserver_preload(["wiezen_sim.web.worker"])
+
+    def start(self, target: Callable, kwargs: dict) -> tuple[BaseProcess, Connection]:
+        """Start ``target(connection, kwargs, n_jobs)`` in a new process; returns it and the receiving end."""
+        receive, send = self.context.Pipe(duplex=False)
+        # not a daemon: joblib starts worker processes only from a non-daemonic process
+        process = self.context.Process(target=target, args=(send, kwargs, self.n_jobs), daemon=False)
+        process.start()
+        send.close()  # the child holds the only sending end: its exit ends the connection
+        self.running.add(process)
+        return process, receive
+
+    async def stop(self, process: BaseProcess) -> None:
+        """Terminate a job (SIGTERM lets it stop its joblib workers; SIGKILL after ``STOP_GRACE_S``)."""
+        if process.is_alive():
+            process.terminate()
+            for _ in range(int(STOP_GRACE_S / POLL_S)):
+                if not process.is_alive():
+                    break
+                await asyncio.sleep(POLL_S)
+            else:
+                process.kill()
+        await asyncio.to_thread(process.join)
+        self.running.discard(process)
+
+    async def stop_all(self) -> None:
+        """Terminate every running job (the server is shutting down)."""
+        await asyncio.gather(*(self.stop(p) for p in list(self.running)))
+
+
+def _page_context() -> dict:
+    """What the template needs: the package's names of seats, methods, presets, suits and ranks."""
+    decks = {n: [card_name(c) for c in cards_of(deck_mask(n))] for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
+    return {
+        "suits": [(s, SUIT_SYMBOLS[i]) for i, s in enumerate(SUITS)],
+        "ranks": [RANK_CHARS[r] for r in range(14, 1, -1)],
+        "seats": SEAT_NAMES,
+        "methods": [(m, METHOD_WORDS[m]) for m in METHODS],
+        "presets": list(PRESETS),
+        "scorings": list(SCORING_PRESETS),
+        "models": romanian_api.MODELS,
+        "players": list(decks),
+        "decks": decks,
+        "defaults": DEFAULTS,
+        "max_samples": MAX_SAMPLES,
+        "max_seed": MAX_SEED,
+        "example": EXAMPLE,
+    }
+
+
+def create_app(n_jobs: int = 1) -> Starlette:
+    """The web app; ``n_jobs`` joblib workers per computation (-1: all cores).
+
+    Raises:
+        ValueError: ``n_jobs`` is 0.
+    """
+    if n_jobs == 0:
+        raise ValueError("jobs must be a worker count ≥ 1, or negative for all cores (-1)")
+    jobs = Jobs(n_jobs)
+    templates = Jinja2Templates(directory=HERE / "templates")
+    context = _page_context()
+
+    async def page(request: Request) -> Response:
+        return templates.TemplateResponse(request, "index.html", context)
+
+    async def check(request: Request) -> Response:
+        kind = request.path_params["kind"]
+        if kind not in KINDS:
+            return JSONResponse({"error": f"unknown form {kind!r}; known: {', '.join(KINDS)}"}, status_code=404)
+        return JSONResponse(KINDS[kind][0](request.query_params).to_dict())
+
+    async def compute(websocket: WebSocket) -> None:
+        await websocket.accept()
+        kind = websocket.path_params["kind"]
+        if kind not in KINDS:
+            await _finish(websocket, {"type": "error", "message": f"unknown form {kind!r}; known: {', '.join(KINDS)}"})
+            return
+        try:
+            form = json.loads(await websocket.receive_text())
+        except WebSocketDisconnect:
+            return
+        except ValueError:
+            form = None
+        if not isinstance(form, dict):
+            await _finish(websocket, {"type": "error", "message": "send the form as one JSON object of fields"})
+            return
+        check_form, target = KINDS[kind]
+        checked = check_form({k: str(v) for k, v in form.items()})
+        if checked.errors:
+            await _finish(websocket, {"type": "invalid", "errors": checked.errors})
+            return
+        kwargs = {**checked.kwargs, "seed": resolve_seed(checked.kwargs["seed"])}
+        process, connection = jobs.start(target, kwargs)
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):  # _relay sees a page that went away
+            await websocket.send_json({"type": "started", "seed": kwargs["seed"], "samples": kwargs["samples"]})
+        await _relay(websocket, process, connection, jobs)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await asyncio.to_thread(forkserver.ensure_running)  # it imports the package while the page is filled in
+        yield
+        await jobs.stop_all()
+
+    app = Starlette(
+        routes=[
+            Route("/", page),
+            Route("/api/check/{kind}", check),
+            WebSocketRoute("/ws/{kind}", compute),
+            Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+        ],
+        lifespan=lifespan,
+    )
+    app.state.jobs = jobs
+    return app
+
+
+async def _relay(websocket: WebSocket, process: BaseProcess, connection: Connection, jobs: Jobs) -> None:
+    """Pass the job's messages on until its result or error; stop it when the page speaks or goes away."""
+    listener = asyncio.create_task(websocket.receive_text())
+    try:
+        while True:
+            if listener.done():  # a stop message, or the socket closed (tab closed, reload)
+                if listener.exception() is None:
+                    await _finish(websocket, {"type": "stopped"})
+                return
+            if not connection.poll():
+                await asyncio.sleep(POLL_S)
+                continue
+            try:
+                message = connection.recv()
+            except EOFError:  # the process ended without a last word (killed, or Ctrl-C in the terminal)
+                await asyncio.to_thread(process.join)
+                message = {"type": "error", "message": f"the computation stopped (exit code {process.exitcode})"}
+            if message["type"] in ("result", "error"):
+                await _finish(websocket, message)
+                return
+            await websocket.send_json(message)
+    except (WebSocketDisconnect, RuntimeError, OSError):  # the page went away while we wrote
+        return
+    finally:
+        listener.cancel()
+        connection.close()
+        await asyncio.shield(jobs.stop(process))  # finishes even when this handler is cancelled
+
+
+async def _finish(websocket: WebSocket, message: dict) -> None:
+    """Send the last message and close the socket (quietly if the page has gone)."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+        await websocket.send_json(message)
+        await websocket.close()
+
+
+def serve(host: str, port: int, n_jobs: int, ready: Callable[[str], None]) -> None:
+    """Serve the page until interrupted; ``ready(url)`` is called once the port is bound.
+
+    Port 0 picks a free port (the URL given to ``ready`` names it).
+
+    Raises:
+        OSError: the address cannot be bound (in use, or not this machine's).
+        ValueError: ``n_jobs`` is 0.
+    """
+    app = create_app(n_jobs)
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.create_server((host, port), family=family)
+    bound = sock.getsockname()[1]
+    ready(f"http://{f'[{host}]' if family == socket.AF_INET6 else host}:{bound}/")
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    server.run(sockets=[sock])

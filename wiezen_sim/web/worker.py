@@ -1,0 +1,187 @@
+"""What a job process runs: one advisor call, its progress, its downloads and charts (issue 22).
+
+Each computation of the web page runs in its own process (started by
+:mod:`wiezen_sim.web.server`), which sends dict messages on a ``multiprocessing``
+connection:
+
+- ``{"type": "progress", "done": k}`` after each batch of sampled deals (Wiezen only;
+  the Romanian advisor has no progress hook);
+- then either ``{"type": "result", ...}`` or ``{"type": "error", "message": ...}``
+  (one line: the advisor's ``ValueError``, or the name of an unexpected exception,
+  whose traceback goes to the server's log).
+
+The numbers are the advisor's own for the same seed; the downloads are produced as the
+CLI produces ``--format json`` and ``--format csv``. Terminating the process (SIGTERM)
+stops the advisor's joblib workers too (:func:`wiezen_sim.parallel.run_batches`).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import math
+from multiprocessing.connection import Connection
+
+import numpy as np
+from matplotlib import rc_context
+from matplotlib.figure import Figure
+
+from wiezen_sim.analysis.advise import advise
+from wiezen_sim.analysis.charts import COLOURS, label
+from wiezen_sim.web.forms import romanian_api
+
+SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def finite(value: object) -> object:
+    """``value`` with every NaN or infinite float replaced by None (JSON as browsers parse it)."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [finite(v) for v in value]
+    return value
+
+
+def run_wiezen(conn: Connection, kwargs: dict, n_jobs: int) -> None:
+    """Job process: :func:`wiezen_sim.analysis.advise.advise` with progress messages, then its result.
+
+    Double dummy runs in batches of about 1 % of the deals (1 to 25; the batch size
+    changes no number), so that the progress bar moves on slow hands too.
+    """
+    batch = max(1, min(25, kwargs["samples"] // 100)) if kwargs["method"] == "dd" else None
+    options = {"n_jobs": n_jobs, "batch_size": batch, "progress": False, "on_progress": _progress(conn)}
+    _run(conn, lambda: _wiezen_result(advise(**kwargs, **options)))
+
+
+def run_romanian(conn: Connection, kwargs: dict, n_jobs: int) -> None:
+    """Job process: the Romanian advisor, then its result."""
+    _run(conn, lambda: _romanian_result(romanian_api.advise(**kwargs, n_jobs=n_jobs)))
+
+
+def _progress(conn: Connection):
+    return lambda done: conn.send({"type": "progress", "done": int(done)})
+
+
+def _run(conn: Connection, compute) -> None:
+    try:
+        message = {"type": "result", **compute()}
+    except ValueError as exc:
+        message = {"type": "error", "message": str(exc)}
+    except KeyboardInterrupt:  # SIGTERM while the batches run: the page stopped the job
+        return
+    except Exception as exc:  # never a traceback on the page; the log keeps it
+        logging.getLogger(__name__).exception("the web job failed")
+        message = {"type": "error", "message": f"the computation failed: {type(exc).__name__}: {exc}"}
+    conn.send(message)
+
+
+def _wiezen_result(advice) -> dict:
+    data = advice.to_dict()
+    rows, rec = data["contracts"], data["recommendation"]
+    return {
+        "advice": finite(data),
+        "summary": summary(data),
+        "labels": [option_name(row, symbols=True) for row in rows],
+        "recommended": next((i for i, row in enumerate(rows) if is_recommended(row, rec)), None),  # None: pass
+        "json": json.dumps(data, indent=2),  # as `wiezen-sim advise --format json`
+        "csv": advice.table.to_csv(index=False),  # as `--format csv`
+        "ev_chart": ev_chart(data),
+        "trick_charts": [tricks_chart(row, data["samples"]) for row in data["contracts"]],
+    }
+
+
+def _romanian_result(adv) -> dict:
+    data = adv.to_dict()
+    best = data["recommendation"]
+    return {
+        "advice": finite(data),
+        "summary": f"Bid {best['bid']}: expected score {best['expected_score']:+.2f} points "
+        f"(the legal bid of highest expected score over {data['samples']:,} sampled deals).",
+        "json": json.dumps(data),  # as `wiezen-sim romanian advise --format json`
+        "csv": adv.to_frame().to_csv(index=False),  # as `--format csv`
+    }
+
+
+def option_name(row: dict, symbols: bool = False) -> str:
+    """A table row in words: ``solo in hearts``, ``abondance 10 in spades``, ``vraag (accepting partner)``."""
+    words = [row["contract"].replace("_", " ")]
+    if row.get("level") is not None:
+        words.append(str(int(row["level"])))
+    if row.get("trump"):
+        words.append(SUIT_SYMBOLS[row["trump"]] if symbols else f"in {SUIT_WORDS[row['trump']]}")
+    partner = row.get("partner")
+    if partner is not None:
+        words.append("(accepting partner)" if partner == "accepting" else f"(partner seat {int(partner)})")
+    return " ".join(words)
+
+
+def is_recommended(row: dict, rec: dict) -> bool:
+    """Whether a table row is the recommendation (same contract, trump and expected settlement)."""
+    same = all(row[k] == rec[k] for k in ("contract", "trump", "ev_units"))
+    return same and row.get("partner") in (None, "accepting")
+
+
+def summary(data: dict) -> str:
+    """The recommendation of an ``Advice.to_dict()`` in one sentence, with the runner-up and how sure it is."""
+    rec, run = data["recommendation"], data["runner_up"]
+    text = f"Bid {option_name(rec)}: {rec['ev_units']:+.2f} units expected."
+    if rec["contract"] == "pass":
+        text = f"Pass: no contract is expected to gain (pass = {rec['ev_units']:+.2f} units)."
+    if run is not None:
+        text += (
+            f" Runner-up: {option_name(run)} ({run['ev_units']:+.2f} units); the recommendation is better "
+            f"with probability {data['p_order']:.2f} over {data['samples']:,} sampled deals."
+        )
+    if data.get("troel_obligation"):
+        text += " Three or four aces: troel is obligatory (only open miserie or solo slim may replace it)."
+    return text
+
+
+def _svg(fig: Figure) -> str:
+    out = io.StringIO()
+    fig.savefig(out, format="svg", metadata={"Date": None})
+    return out.getvalue()
+
+
+def ev_chart(data: dict) -> str:
+    """SVG: the expected settlement of every biddable option with its 95 % t-interval; the recommendation outlined."""
+    rows = [r for r in data["contracts"] if r["ev_units"] is not None and r.get("partner") in (None, "accepting")]
+    rows.sort(key=lambda r: r["ev_units"])
+    rec = data["recommendation"]
+    with rc_context({"svg.fonttype": "none"}):
+        fig = Figure(figsize=(6.4, 0.32 * len(rows) + 1.3))
+        ax = fig.subplots()
+        evs = np.array([r["ev_units"] for r in rows], dtype=float)
+        bounds = np.array([[math.nan if r[k] is None else r[k] for r in rows] for k in ("ev_low", "ev_high")], float)
+        err = np.nan_to_num(np.abs(bounds - evs))  # float[2, rows]; no interval from a single deal: no whiskers
+        edges = ["black" if is_recommended(r, rec) else "none" for r in rows]
+        ax.barh(range(len(rows)), evs, xerr=err, capsize=3, color=[COLOURS.get(r["contract"]) for r in rows],
+                edgecolor=edges, linewidth=1.5)  # fmt: skip
+        ax.set_yticks(range(len(rows)), [option_name(r, symbols=True) for r in rows], fontsize=9)
+        ax.axvline(0, color="grey", lw=0.8)
+        ax.set_xlabel(label("ev_units") + ", 95 % interval")
+        ax.grid(axis="x", alpha=0.3)
+        fig.tight_layout()
+        return _svg(fig)
+
+
+def tricks_chart(row: dict, samples: int) -> str | None:
+    """SVG: the trick distribution of one row (None where the row has only a success test)."""
+    dist = row.get("trick_distribution")
+    if dist is None:
+        return None
+    with rc_context({"svg.fonttype": "none"}):
+        fig = Figure(figsize=(5.2, 2.8))
+        ax = fig.subplots()
+        ax.bar(range(14), dist, color=COLOURS.get(row["contract"], "#1f78b4"))
+        ax.set_xticks(range(14))
+        ax.set_xlabel(label("mean_tricks"))
+        ax.set_ylabel("probability")
+        ax.set_title(f"{row['n']:,} of {samples:,} sampled deals counted", fontsize=10)
+        ax.grid(axis="y", alpha=0.3)
+        fig.tight_layout()
+        return _svg(fig)
