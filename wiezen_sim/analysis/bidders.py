@@ -48,12 +48,12 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from wiezen_sim.cards import card_suit, suit_holding
+from wiezen_sim.cards import SUITS, card_suit, suit_holding
 from wiezen_sim.rules.auction import ACES_MASK, AuctionState, Bid, legal_bids
 from wiezen_sim.rules.bots import playing_tricks
 from wiezen_sim.rules.contracts import ACCEPT, CARTE_BLANCHE, CONTRACTS, PASS, WAIT, contract_spec
+from wiezen_sim.vocabulary import SEATS
 
-SEATS = 4
 NEUTRAL: Mapping[str, float] = {
     "vraag": 4.0,  # propose with this many playing tricks in the turned suit
     "accept": 3.5,  # accept (meegaan) with this many
@@ -76,7 +76,7 @@ def misere_risk(hand: int, step: float = NEUTRAL["misere_step"]) -> int:
     a 6 or lower, and so on (neutral step 4). A plain rule of thumb, not a solver.
     """
     risky = 0
-    for suit in range(SEATS):
+    for suit in range(len(SUITS)):
         holding = suit_holding(hand, suit)
         ranks = [r for r in range(2, 15) if holding >> r & 1]
         risky += sum(rank > step + 2 * j for j, rank in enumerate(ranks))
@@ -133,7 +133,7 @@ class ThresholdBidder:
             "wait": bool}`` (abondance: playing tricks in the best suit and that suit).
         """
         trump = playing_tricks(hand, turned_suit)
-        best = max(range(SEATS), key=lambda s: (playing_tricks(hand, s), s == turned_suit))
+        best = max(range(len(SUITS)), key=lambda s: (playing_tricks(hand, s), s == turned_suit))
         best_tricks = playing_tricks(hand, best)
         step = self.threshold("misere_step")
         risk = misere_risk(hand, step)

@@ -55,8 +55,8 @@ from wiezen_sim.rules.game import HandResult, play_one_hand
 from wiezen_sim.rules.play import Policy
 from wiezen_sim.rules.ruleset import RuleSet, get_rules
 from wiezen_sim.solvers.players import highest_discard, make_player
+from wiezen_sim.vocabulary import SEATS
 
-SEATS = 4
 MAX_THROW_INS = 1000  # consecutive redeals before a session gives up (bots that never bid)
 
 

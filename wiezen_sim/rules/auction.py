@@ -26,8 +26,8 @@ from wiezen_sim.cards import SUITS, card_count
 from wiezen_sim.rules.contracts import ACCEPT, CARTE_BLANCHE, CONTRACTS, PASS, WAIT, contract_spec
 from wiezen_sim.rules.dealing import Deal
 from wiezen_sim.rules.ruleset import RuleSet, get_rules
+from wiezen_sim.vocabulary import SEATS
 
-SEATS = 4
 ACES_MASK = sum(1 << (16 * s + 14) for s in range(4))
 FACES_MASK = sum(0b111 << (16 * s + 11) for s in range(4))  # J, Q, K of every suit
 # suit ranking for abondance levels: hearts > diamonds > clubs > spades (index = S H D C)

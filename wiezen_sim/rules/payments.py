@@ -9,8 +9,8 @@ from collections.abc import Sequence
 
 from wiezen_sim.rules.contracts import Side, contract_spec, succeeded
 from wiezen_sim.rules.ruleset import RuleSet
+from wiezen_sim.vocabulary import SEATS
 
-SEATS = 4
 ALL_TRICKS = 13
 
 

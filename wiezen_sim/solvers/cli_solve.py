@@ -14,7 +14,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from wiezen_sim.solvers.dd import DDSolver, check_position, parse_objective, parse_side, parse_trump
+from wiezen_sim.solvers.dd import DDSolver, check_position, parse_side
+from wiezen_sim.vocabulary import Objective, parse_objective, parse_trump
 
 
 def _read_deals(args: argparse.Namespace) -> list[tuple[int, str]]:
@@ -39,29 +40,29 @@ def cmd_solve(args: argparse.Namespace) -> None:
     deals = _read_deals(args)
     trump = parse_trump(args.trump)
     side = parse_side(args.side)
-    objective = parse_objective(args.objective)
+    goal, k = parse_objective(args.objective)
     hands = []
     for line_no, text in deals:
         try:
             h = check_position(text.strip('"'), trump, args.leader)
             to_play = int(h[0]).bit_count()
-            if objective.kind == "exact" and objective.k > to_play:
-                raise ValueError(f"exact:{objective.k} asks for more tricks than the {to_play} to play")
+            if goal is Objective.EXACT and k > to_play:
+                raise ValueError(f"exact:{k} asks for more tricks than the {to_play} to play")
             hands.append(h)
         except ValueError as exc:
             where = f"line {line_no} of {args.deals}: " if args.deals else ""
             raise ValueError(f"{where}{exc}") from None
     solver = DDSolver(tt_mb=args.tt_mb)
     for (_, text), h in zip(deals, hands, strict=True):
-        result = solver.solve(h, trump, args.leader, side, objective)
+        result = solver.solve(h, trump, args.leader, side, goal, k)
         text = " ".join(text.split())  # one output line per deal
         if args.json:
-            key = "success" if objective.kind == "exact" else "tricks"
+            key = "success" if goal is Objective.EXACT else "tricks"
             print(json.dumps({key: result}))
-        elif objective.kind == "exact":
-            print(f"{text}\texactly {objective.k}: {'yes' if result else 'no'}")
+        elif goal is Objective.EXACT:
+            print(f"{text}\texactly {k}: {'yes' if result else 'no'}")
         else:
-            print(f"{text}\t{objective.kind} tricks: {result}")
+            print(f"{text}\t{goal.value} tricks: {result}")
 
 
 def _seat(text: str) -> int:

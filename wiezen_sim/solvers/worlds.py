@@ -22,8 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from wiezen_sim.cards import card_count, cards_of, suit_holding
-
-SEATS = 4
+from wiezen_sim.vocabulary import SEATS
 
 
 @dataclass(frozen=True)
