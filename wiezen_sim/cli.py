@@ -13,8 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from wiezen_sim.analysis.advise import EXAMPLE, METHODS, SEAT_NAMES, advise
-from wiezen_sim.analysis.advise_play import compare
+from wiezen_sim.analysis.advise import EXAMPLE, METHODS, advise, compare
 from wiezen_sim.cards import card_name, hand_name
 from wiezen_sim.cli_romanian import add_romanian
 from wiezen_sim.rules.bots import random_policy, simple_bidder, simple_policy
@@ -24,6 +23,7 @@ from wiezen_sim.rules.game import play_one_hand
 from wiezen_sim.rules.payments import add_payments, settle
 from wiezen_sim.rules.ruleset import PRESETS, get_rules
 from wiezen_sim.solvers.cli_solve import add_solve_command
+from wiezen_sim.vocabulary import SEAT_NAMES
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130  # as a shell reports a command stopped by Ctrl-C
@@ -137,7 +137,7 @@ def _cmd_advise(args: argparse.Namespace) -> None:
     if args.format == "json":
         text = json.dumps(advice.to_dict(), indent=2)
     elif args.format == "csv":
-        text = advice.table.to_csv(index=False).rstrip("\n")
+        text = advice.to_csv()
     else:
         text = advice.format_table()
     if args.out:
@@ -216,7 +216,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     adv = sub.add_parser("advise", help="which contract should this hand bid? (Monte Carlo double dummy)")
     adv.add_argument("hand", nargs="*", help="13 cards, e.g. 'S:AKQJ98 H:AK2 D:A3 C:52'; none: a built-in example")
-    adv.add_argument("--seat", choices=SEAT_NAMES, help="seat relative to the dealer (default eldest)")
+    adv.add_argument("--seat", help=f"seat relative to the dealer: {', '.join(SEAT_NAMES)} or 0..3 (default eldest)")
     adv.add_argument("--turned", help="the turned card, e.g. 7H (in the dealer's hand)")
     adv.add_argument("--rules", default="tempelaere", help=f"preset ({', '.join(PRESETS)}) or a TOML file")
     adv.add_argument("--samples", type=int, default=1000, help="sampled deals (default 1000)")

@@ -48,6 +48,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from wiezen_sim.analysis.advise import Advice, advise
 from wiezen_sim.cards import SUITS, card_suit, suit_holding
 from wiezen_sim.rules.auction import ACES_MASK, AuctionState, Bid, legal_bids
 from wiezen_sim.rules.bots import playing_tricks
@@ -205,9 +206,7 @@ class AdvisorBidder:
         if self.samples < 1:
             raise ValueError(f"the advisor bot needs at least one sample, got {self.samples}")
 
-    def _advice(self, state: AuctionState, seat: int):
-        from wiezen_sim.analysis.advise import advise
-
+    def _advice(self, state: AuctionState, seat: int) -> Advice:
         key = (state.hands[seat], state.dealer, state.turned, state.rules.name)
         if key not in self._cache:
             self._cache.clear()

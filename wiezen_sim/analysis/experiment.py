@@ -74,13 +74,15 @@ import pandas as pd
 from joblib import Parallel, delayed, parallel_config
 from tqdm.auto import tqdm
 
-from wiezen_sim.analysis.advise import SEAT_NAMES, advise, seat_index
+from wiezen_sim.analysis.advise import advise
 from wiezen_sim.analysis.hands import HandClass, hcp, sample_hand
 from wiezen_sim.analysis.stats import CONFIDENCE, mean_interval, prob_greater, wilson
 from wiezen_sim.cards import FULL_DECK, SUITS, card_count, card_name, cards_of, hand_name, suit_holding
 from wiezen_sim.parallel import BACKENDS, resolve_seed, sample_seeds
+from wiezen_sim.rules.auction import LEVELS
 from wiezen_sim.rules.contracts import contract_spec
 from wiezen_sim.rules.ruleset import get_rules
+from wiezen_sim.vocabulary import SEAT_NAMES, parse_seat, seat_name
 
 TURNED = ("trump", "other", "any")
 KEYS = ("class", "seat", "method", "contract", "level")
@@ -285,7 +287,7 @@ def load_experiment(source: str | Path | dict, samples: int | None = None) -> Ex
         raise ValueError(f"two hand classes share a name: {sorted({n for n in names if names.count(n) > 1})}")
     if not all(class_contracts):
         raise ValueError("the experiment names no contracts (give contracts, for all or per class)")
-    seats = [SEAT_NAMES[seat_index(s)] for s in raw.get("seats", ["eldest"])]
+    seats = [seat_name(parse_seat(s)) for s in raw.get("seats", ["eldest"])]
     exp = Experiment(
         name=str(raw.get("name", stem)),
         seed=resolve_seed(int(raw.get("seed", 0))),
@@ -328,13 +330,13 @@ def turned_card(hand: int, hc: HandClass, seat: int, rng: np.random.Generator, t
     """
     if turned not in TURNED:
         raise ValueError(f"turned must be one of {', '.join(TURNED)}, got {turned!r}")
-    pool = hand if seat == SEAT_NAMES.index("dealer") else FULL_DECK & ~hand
+    pool = hand if seat == parse_seat("dealer") else FULL_DECK & ~hand
     if hc.trump is not None and turned != "any":
         suit = 0xFFFF << (16 * hc.trump)
         pool &= suit if turned == "trump" else ~suit
     cards = cards_of(pool)
     if not cards:
-        raise ValueError(f"class {hc.name!r}: no card can be turned ({turned}) for seat {SEAT_NAMES[seat]}")
+        raise ValueError(f"class {hc.name!r}: no card can be turned ({turned}) for seat {seat_name(seat)}")
     return cards[int(rng.integers(len(cards)))]
 
 
@@ -398,7 +400,7 @@ def _run_task(task: _Task, exp: Experiment) -> pd.DataFrame:
                 rows.append(
                     {
                         "class": task.hc.name,
-                        "seat": SEAT_NAMES[task.seat],
+                        "seat": seat_name(task.seat),
                         "method": task.method,
                         "contract": contract,
                         "level": float(row["level"]) if "level" in row and pd.notna(row["level"]) else math.nan,
@@ -420,7 +422,7 @@ def _tasks(exp: Experiment) -> list[_Task]:
     for ci, hc in enumerate(exp.classes):
         words = [int(w) for w in sample_seeds(exp.seed, exp.samples, class_stream(hc))]
         for seat, method in itertools.product(exp.seats, exp.methods):
-            p = seat_index(seat)
+            p = parse_seat(seat)
             for start in range(0, exp.samples, exp.batch_size):
                 part = tuple(words[start : start + exp.batch_size])
                 tasks.append(_Task(f"c{ci:03d}-{seat}-{method}-{start:06d}", ci, hc, p, method, start, part))
@@ -431,7 +433,7 @@ def _check_classes(exp: Experiment) -> None:
     """Fail early, in this process, on an empty or too rare class or an impossible turned card."""
     for (hc, own), seat in itertools.product(zip(exp.classes, exp.class_contracts, strict=True), exp.seats):
         word = int(sample_seeds(exp.seed, 1, class_stream(hc))[0])
-        hand, _ = sample_position(hc, seat_index(seat), word, exp.turned)
+        hand, _ = sample_position(hc, parse_seat(seat), word, exp.turned)
         if "troel" in own and card_count(hand & 0x4000400040004000) < 3:
             raise ValueError(f"class {hc.name!r}: troel needs a class of hands with three or four aces")
 
@@ -446,9 +448,9 @@ def _check_charts(exp: Experiment) -> None:
         zip(exp.classes, exp.class_contracts, strict=True), exp.seats, exp.methods
     ):
         for contract, sample in itertools.product(own, range(2)):
-            levels = (9, 10, 11, 12) if contract == "abondance" and levels_on else (math.nan,)
+            levels = LEVELS if contract == "abondance" and levels_on else (math.nan,)
             for level in levels:
-                rows.append({"class": hc.name, "seat": SEAT_NAMES[seat_index(seat)], "method": method,
+                rows.append({"class": hc.name, "seat": seat_name(parse_seat(seat)), "method": method,
                              "contract": contract, "level": float(level), "sample": sample, "hand": "", "turned": "",
                              "trump": "", "successes": sample, "n": 1, "ev_units": float(sample),
                              "tricks_sum": 0.0})  # fmt: skip
