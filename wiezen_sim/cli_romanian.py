@@ -70,7 +70,7 @@ def _fmt_ci(lo: float, hi: float, digits: int) -> str:
 
 
 def _cmd_advise(args: argparse.Namespace) -> None:
-    from wiezen_sim.romanian import advise
+    from wiezen_sim.analysis.romanian import advise
 
     adv = advise(
         args.hand,
@@ -122,7 +122,7 @@ def _cmd_advise(args: argparse.Namespace) -> None:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> None:
-    from wiezen_sim.romanian import simulate
+    from wiezen_sim.analysis.romanian import simulate
 
     res = simulate(
         players=args.players,
@@ -168,7 +168,11 @@ def add_romanian(sub: argparse._SubParsersAction) -> None:
     adv = rsub.add_parser("advise", help="probability and expected score of every bid for a hand")
     adv.add_argument("hand", help="the hand, e.g. 'AS KS 9H' or 'S:AK H:9 D:- C:-' (1 to 8 cards)")
     adv.add_argument("--players", type=_players, required=True, help="3 to 6")
-    adv.add_argument("--seat", type=int, required=True, help="0 = left of the dealer (bids first) .. N-1 = dealer")
+    adv.add_argument(
+        "--seat",
+        required=True,
+        help="0 = left of the dealer (bids first) .. N-1 = dealer, or eldest, second, …, dealer",
+    )
     adv.add_argument("--trump", required=True, help="the turned card (e.g. QH), or 'none' in 8-card deals")
     adv.add_argument("--bids", type=_bids, default=[], help="bids of the seats before, e.g. 1,0,2")
     adv.add_argument("--scoring", default="default", choices=list(SCORING_PRESETS), metavar="PRESET", help=scorings)
