@@ -10,6 +10,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 import numpy as np
 
@@ -21,9 +22,12 @@ from wiezen_sim.rules.contracts import CONTRACTS, contract_spec
 from wiezen_sim.rules.dealing import deal_packets, new_deck
 from wiezen_sim.rules.game import play_one_hand
 from wiezen_sim.rules.payments import add_payments, settle
+from wiezen_sim.rules.play import Policy
 from wiezen_sim.rules.ruleset import PRESETS, get_rules
 from wiezen_sim.solvers.cli_solve import add_solve_command
 from wiezen_sim.vocabulary import SEAT_NAMES
+
+__all__ = ["EXIT_INTERRUPTED", "EXIT_USAGE", "UsageError", "build_parser", "main"]
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130  # as a shell reports a command stopped by Ctrl-C
@@ -34,7 +38,7 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, exit 2 (argparse prints usage too)
+    def error(self, message: str) -> NoReturn:  # one line, exit 2 (argparse prints usage too)
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
 
@@ -76,7 +80,7 @@ def _cmd_demo(args: argparse.Namespace) -> None:
     rules = get_rules(args.rules)
     rng = np.random.default_rng(args.seed)
     deal = deal_packets(new_deck(rng), args.dealer)
-    policies = [simple_policy, simple_policy, simple_policy, simple_policy]
+    policies: list[Policy] = [simple_policy, simple_policy, simple_policy, simple_policy]
     if args.random_play:
         policies = [random_policy(rng)] * 4
     result = play_one_hand(deal, rules, [simple_bidder] * 4, policies)
@@ -86,7 +90,7 @@ def _cmd_demo(args: argparse.Namespace) -> None:
         role = " (dealer)" if seat == deal.dealer else " (eldest)" if seat == (deal.dealer + 1) % 4 else ""
         print(f"  seat {seat}{role:9} {hand_name(hand, 'symbols')}")
     print("Auction: " + ", ".join(f"{s}:{b}" for s, b in result.auction.history))
-    if result.setup is None:
+    if result.setup is None or result.record is None:  # (no play record without a play setup)
         print("Everybody passed: the hand is thrown in and the same dealer deals again.")
         return
     if result.setup.contracts:

@@ -14,6 +14,8 @@ import math
 from wiezen_sim.cards import card_name, hand_name
 from wiezen_sim.rules.romanian import ONE_CARD_MODES, SCORING_PRESETS, SEQUENCES, SPECIAL_DEALS
 
+__all__ = ["FORMATS", "add_romanian"]
+
 FORMATS = ("table", "json", "csv")
 
 
@@ -152,10 +154,11 @@ def _cmd_simulate(args: argparse.Namespace) -> None:
         f"{'policy':10} {'games':>5}  {'mean score/game':>15}  {'95% t-interval':18}  {'exact bids':>10}  "
         f"{'95% Wilson':16}  {'wins':>5}"
     )
-    for r in table.itertuples():
+    for r in table.to_dict(orient="records"):
+        score_ci, exact_ci = _fmt_ci(r["score_lo"], r["score_hi"], 2), _fmt_ci(r["exact_lo"], r["exact_hi"], 3)
         print(
-            f"{r.policy:10} {r.games:>5}  {r.mean_score:15.2f}  {_fmt_ci(r.score_lo, r.score_hi, 2):18}  "
-            f"{r.exact_rate:10.3f}  {_fmt_ci(r.exact_lo, r.exact_hi, 3):16}  {r.win_rate:5.3f}"
+            f"{r['policy']:10} {r['games']:>5}  {r['mean_score']:15.2f}  {score_ci:18}  "
+            f"{r['exact_rate']:10.3f}  {exact_ci:16}  {r['win_rate']:5.3f}"
         )
 
 

@@ -55,6 +55,17 @@ from wiezen_sim.rules.bots import playing_tricks
 from wiezen_sim.rules.contracts import ACCEPT, CARTE_BLANCHE, CONTRACTS, PASS, WAIT, contract_spec
 from wiezen_sim.vocabulary import SEATS
 
+__all__ = [
+    "MISERE_ORDER",
+    "NEUTRAL",
+    "STYLES",
+    "AdvisorBidder",
+    "ThresholdBidder",
+    "make_bidder",
+    "misere_risk",
+    "with_aggression",
+]
+
 NEUTRAL: Mapping[str, float] = {
     "vraag": 4.0,  # propose with this many playing tricks in the turned suit
     "accept": 3.5,  # accept (meegaan) with this many
@@ -174,7 +185,9 @@ class ThresholdBidder:
 
     def _contract(self, contracts: list[Bid], wish: dict[str, object]) -> Bid | None:
         """The highest wished contract among the legal contract bids (troel first when obliged)."""
-        tricks, suit = wish["abondance"]  # type: ignore[misc]
+        abondance = wish["abondance"]
+        assert isinstance(abondance, tuple)  # (playing tricks, suit): see wishes()
+        tricks, suit = abondance
         for bid in sorted(contracts, key=lambda b: (contract_spec(b.name).rank, b.level or 0), reverse=True):
             if bid.name == "abondance":
                 level = _best_level(tricks, self.threshold("abondance"), [bid.level or 9])

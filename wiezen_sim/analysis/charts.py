@@ -16,12 +16,15 @@ Three kinds, each a function returning a matplotlib ``Figure`` and named by the
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure  # figures without pyplot: no GUI backend, nothing global to close
 from matplotlib.patches import Patch, Rectangle
+
+__all__ = ["COLOURS", "INTERVALS", "LABELS", "draw_charts", "label", "plot_bars", "plot_decision", "plot_lines"]
 
 LABELS = {
     "p_success": "P(contract made)",
@@ -130,14 +133,14 @@ def plot_lines(
             if y in INTERVALS:
                 lo, hi = INTERVALS[y]
                 yerr = np.vstack([line[y] - line[lo], line[hi] - line[y]]).clip(min=0)
-            name = None if h is None else f"{label(hue)}: {_show(h)}"
+            name = None if h is None or hue is None else f"{label(hue)}: {_show(h)}"
             ax.errorbar(pos, line[y], yerr=yerr, marker="o", capsize=3, label=name)
         if not numeric:
             ax.set_xticks(range(len(xs)), [_show(v) for v in xs])
         elif all(float(v).is_integer() for v in xs):
             ax.set_xticks(sorted(xs), [_show(v) for v in sorted(xs)])
         ax.set_xlabel(label(x))
-        if panel is not None:
+        if panel is not None and facet is not None:
             ax.set_title(f"{label(facet)}: {_show(panel)}", fontsize=10)
         if y == "p_success":
             ax.set_ylim(-0.03, 1.03)
@@ -226,16 +229,15 @@ def plot_decision(
         part = decided if panel is None else decided[decided[facet] == panel]
         if part.duplicated([row, col]).any():
             raise ValueError(f"two hand classes fall into one cell of {row} × {col}")
-        for r in part.itertuples(index=False):
-            d = r._asdict()
+        for d in part.to_dict(orient="records"):
             i, j = rows.index(d[row]), cols.index(d[col])
             hatch = None if d["clear"] else "///"
             ax.add_patch(
                 Rectangle((j, i), 1, 1, facecolor=COLOURS.get(d["best"], "white"), edgecolor="white", hatch=hatch)
             )
-            text = f"{d['best'].replace('_', ' ')}\n{d['best_ev']:+.1f}"
+            text = f"{str(d['best']).replace('_', ' ')}\n{d['best_ev']:+.1f}"
             if not d["clear"]:
-                text += f"\n~{d['runner_up'].replace('_', ' ')}"
+                text += f"\n~{str(d['runner_up']).replace('_', ' ')}"
             ax.text(j + 0.5, i + 0.5, text, ha="center", va="center", fontsize=7)
         ax.set_xlim(0, len(cols))
         ax.set_ylim(len(rows), 0)
@@ -243,7 +245,7 @@ def plot_decision(
         ax.set_yticks(np.arange(len(rows)) + 0.5, [_show(r) for r in rows])
         ax.set_xlabel(label(col))
         ax.set_ylabel(label(row))
-        if panel is not None:
+        if panel is not None and facet is not None:
             ax.set_title(f"{label(facet)}: {_show(panel)}", fontsize=10)
     present = list(dict.fromkeys(decided["best"]))
     handles = [Patch(facecolor=COLOURS.get(c, "white"), label=c.replace("_", " ")) for c in present]
@@ -275,7 +277,11 @@ def draw_charts(specs: list[dict], table: pd.DataFrame, decided: pd.DataFrame | 
     for i, spec in enumerate(specs):
         spec = dict(spec)
         kind, stem = spec.pop("kind", "lines"), spec.pop("file", f"chart{i}")
-        kinds = {"lines": (plot_lines, table), "bars": (plot_bars, table), "decision": (plot_decision, decided)}
+        kinds: dict[str, tuple[Callable[..., Figure], pd.DataFrame | None]] = {
+            "lines": (plot_lines, table),
+            "bars": (plot_bars, table),
+            "decision": (plot_decision, decided),
+        }
         if kind not in kinds:
             raise ValueError(f"unknown chart kind {kind!r}; known: {', '.join(kinds)}")
         plot, data = kinds[kind]
@@ -283,7 +289,8 @@ def draw_charts(specs: list[dict], table: pd.DataFrame, decided: pd.DataFrame | 
             fig = plot(data, **spec)
         except TypeError as exc:
             raise ValueError(f"chart {stem!r}: {exc}") from None
-        for ext in ("png", "svg") if out is not None else ():
-            fig.savefig(out / f"{stem}.{ext}", dpi=110, metadata={"Date": None} if ext == "svg" else None)
+        if out is not None:
+            for ext in ("png", "svg"):
+                fig.savefig(out / f"{stem}.{ext}", dpi=110, metadata={"Date": None} if ext == "svg" else None)
         stems.append(stem)
     return stems

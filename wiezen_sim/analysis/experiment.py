@@ -84,6 +84,27 @@ from wiezen_sim.rules.contracts import contract_spec
 from wiezen_sim.rules.ruleset import get_rules
 from wiezen_sim.vocabulary import SEAT_NAMES, parse_seat, seat_name
 
+__all__ = [
+    "CLASS_FIELDS",
+    "KEYS",
+    "SPEC_KEYS",
+    "TURNED",
+    "Experiment",
+    "ExperimentResult",
+    "class_stream",
+    "decisions",
+    "declared_suit",
+    "git_commit",
+    "hand_class",
+    "load_experiment",
+    "machine_info",
+    "package_versions",
+    "run_experiment",
+    "sample_position",
+    "summarise",
+    "turned_card",
+]
+
 TURNED = ("trump", "other", "any")
 KEYS = ("class", "seat", "method", "contract", "level")
 SPEC_KEYS = {
@@ -491,7 +512,7 @@ def summarise(hands: pd.DataFrame, exp: Experiment) -> pd.DataFrame:
     hands = hands.sort_values(["class", "seat", "method", "contract", "level", "sample"], key=_sort_key(order, exp))
     rows = []
     for key, g in hands.groupby(list(KEYS), sort=False, dropna=False):
-        ci = order[key[0]]
+        ci = order[str(key[0])]
         n, successes = int(g["n"].sum()), int(g["successes"].sum())
         low, high = wilson(successes, n)
         ev_mean, ev_low, ev_high = mean_interval(g["ev_units"].to_numpy(float))
@@ -562,8 +583,8 @@ def decisions(table: pd.DataFrame, hands: pd.DataFrame) -> pd.DataFrame:
     return frame.merge(table.drop_duplicates(key)[key + feature_cols], on=key, how="left")
 
 
-_TABLE_STATS = ("trump", "hands", "n", "successes", "p_success", "ci_low", "ci_high")
-_TABLE_STATS += ("ev_units", "ev_low", "ev_high", "mean_tricks", "p_accept")
+_TABLE_STATS = ("trump", "hands", "n", "successes", "p_success", "ci_low", "ci_high", "ev_units", "ev_low", "ev_high",
+                "mean_tricks", "p_accept")  # fmt: skip
 
 
 def package_versions() -> dict:

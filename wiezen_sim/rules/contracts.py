@@ -15,6 +15,18 @@ import numpy as np
 
 from wiezen_sim.vocabulary import Objective
 
+__all__ = [
+    "CALLS",
+    "CARTE_BLANCHE",
+    "CONTRACTS",
+    "ContractSpec",
+    "FirstLead",
+    "Side",
+    "TrumpRule",
+    "contract_spec",
+    "succeeded",
+]
+
 
 class Side(StrEnum):
     """Who plays the contract: one declarer against three, or two against two."""

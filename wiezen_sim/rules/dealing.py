@@ -14,6 +14,19 @@ import numpy as np
 from wiezen_sim.cards import FULL_DECK, SUITS, card_rank, card_suit, cards_of
 from wiezen_sim.vocabulary import SEATS
 
+__all__ = [
+    "PACKETS",
+    "VUILBAK_DISCARDS",
+    "VUILBAK_PACKETS",
+    "Deal",
+    "DiscardPolicy",
+    "deal_packets",
+    "deal_vuilbak",
+    "gather_and_cut",
+    "lowest_cards_discard",
+    "new_deck",
+]
+
 PACKETS = (4, 4, 5)
 VUILBAK_PACKETS = (4, 4, 4, 5)  # 17 cards to each opponent of the dealer
 VUILBAK_DISCARDS = 4

@@ -18,6 +18,25 @@ from wiezen_sim.rules.dealing import Deal
 from wiezen_sim.rules.ruleset import RuleSet
 from wiezen_sim.vocabulary import SEATS
 
+__all__ = [
+    "HEARTS",
+    "MISSING_CARD_ORDER",
+    "PlayRecord",
+    "PlaySetup",
+    "PlayView",
+    "Policy",
+    "TroelSetup",
+    "default_discard",
+    "legal_cards",
+    "longest_suit",
+    "play_hand",
+    "ronde_pas_setup",
+    "setup_play",
+    "suit_mask",
+    "trick_winner",
+    "troel_setup",
+]
+
 HEARTS = 1
 # highest card the four-ace declarer lacks: kings in the order ♥ ♦ ♣ ♠, then queens, …
 MISSING_CARD_ORDER = [16 * s + r for r in range(13, 1, -1) for s in (1, 2, 3, 0)]

@@ -17,6 +17,8 @@ import json
 from wiezen_sim.solvers.dd import DDSolver, check_position, parse_side
 from wiezen_sim.vocabulary import Objective, parse_objective, parse_trump
 
+__all__ = ["add_solve_command", "cmd_solve"]
+
 
 def _read_deals(args: argparse.Namespace) -> list[tuple[int, str]]:
     """``(line number, PBN text)`` of each deal asked for (line 0 for ``--deal``)."""

@@ -68,9 +68,12 @@ def parse_side(side: SideLike) -> int:
         ValueError: unknown seat (an empty one too, as in ``"0,,2"``), a seat given twice,
             or an empty/full side.
     """
-    if isinstance(side, (int, np.integer)) and not isinstance(side, bool):
+    if isinstance(side, bool):
+        raise ValueError(f"a side is its seats or a seat mask, got {side!r}")
+    if isinstance(side, (int, np.integer)):
         mask = int(side)
     else:
+        seats: list[str] | list[int]
         if isinstance(side, str):
             seats = [c.strip() for c in side.split(",")] if "," in side else list(side.replace(" ", ""))
         else:
@@ -82,7 +85,7 @@ def parse_side(side: SideLike) -> int:
             else:
                 seat = int(s) if isinstance(s, (int, np.integer)) and not isinstance(s, bool) else -1
             if not 0 <= seat <= 3:
-                raise ValueError(f"unknown seat {s!r} in side {side!r} (seats are 0..3)")
+                raise ValueError(f"unknown seat {s!r} in side {side!r} (seats are 0..3, the PBN order N E S W)")
             if (mask >> seat) & 1:
                 raise ValueError(f"seat {seat} given twice in side {side!r}")
             mask |= 1 << seat
@@ -92,6 +95,7 @@ def parse_side(side: SideLike) -> int:
 
 
 def _parse_hands(hands: Hands) -> np.ndarray:
+    masks: tuple[int, ...]
     if isinstance(hands, str):
         masks = parse_deal(hands, cards_per_hand=None)
     else:
@@ -142,7 +146,7 @@ def _position(hands: Hands, trump: TrumpLike, leader: int, trick: Iterable[int |
     suit = parse_trump(trump)
     t = _KERNEL_NO_TRUMP if suit is None else suit
     if isinstance(leader, bool) or not isinstance(leader, (int, np.integer)) or not 0 <= int(leader) <= 3:
-        raise ValueError(f"leader must be a seat 0..3, got {leader!r}")
+        raise ValueError(f"leader must be a seat 0..3 (the PBN order N E S W), got {leader!r}")
     leader = int(leader)
     cards = _parse_trick(trick)
     played = 0

@@ -65,6 +65,27 @@ from wiezen_sim.solvers.dd import DDSolver, NodeLimitExceeded
 from wiezen_sim.solvers.worlds import InfoSet, observe, sample_world
 from wiezen_sim.vocabulary import SEATS, Objective
 
+__all__ = [
+    "DEFAULT_WORLDS",
+    "HONOURS",
+    "MAX_WORLDS",
+    "PIMC_NODE_LIMIT",
+    "PIMC_TT_MB",
+    "PLAYERS",
+    "PimcPlayer",
+    "Player",
+    "RandomPlayer",
+    "card_classes",
+    "check_worlds",
+    "decided",
+    "heuristic_card",
+    "highest_discard",
+    "make_player",
+    "pimc_scores",
+    "pimc_solver",
+    "play_deal",
+]
+
 HONOURS = (11, 12, 13)  # J Q K: "cover an honour"
 PLAYERS = ("random", "heuristic", "pimc")
 DEFAULT_WORLDS = 16
@@ -157,7 +178,7 @@ def _trick_taker(view: PlayView, legal: list[int], trump: int | None, declarer: 
         side_masters = [c for c in masters if card_suit(c) != trump]
         if side_masters:
             return side_masters[0]
-        suits = [s for s in range(4) if suit_holding(view.hand, s) and s != trump] or [trump]
+        suits = [s for s in range(4) if suit_holding(view.hand, s) and s != trump] or ([] if trump is None else [trump])
         longest = max(suits, key=lambda s: (card_count(suit_holding(view.hand, s)), -s))
         return _low([c for c in legal if card_suit(c) == longest], trump)
     side = view.setup.side
@@ -598,12 +619,14 @@ def play_deal(
     else:
         spec = contract_spec(contract)
         first = (deal.dealer + 1) % SEATS if declarer is None else declarer
-        seats = (first,) if spec.side.value == "alone" or spec.name == "troel" else (first, partner)
-        if partner is None and len(seats) == 2:
-            raise ValueError(f"{spec.name} needs partner=SEAT (the seat that accepts, 0..3)")
+        seats: tuple[int, ...] = (first,)
+        if spec.side.value == "pair" and spec.name != "troel":
+            if partner is None:
+                raise ValueError(f"{spec.name} needs partner=SEAT (the seat that accepts, 0..3)")
+            seats = (first, partner)
         if any(not 0 <= s < SEATS for s in seats) or len(set(seats)) != len(seats):
             raise ValueError(f"{spec.name} needs distinct declaring seats 0..3, got {seats}")
-        declaration = Declaration(spec.name, seats, trump=trump)  # type: ignore[arg-type]
+        declaration = Declaration(spec.name, seats, trump=trump)
     setup = setup_play([declaration], deal, rule_set)
     if isinstance(policies, (str, Player)):
         specs = [policies] * SEATS

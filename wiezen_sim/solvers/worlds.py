@@ -24,6 +24,8 @@ import numpy as np
 from wiezen_sim.cards import card_count, cards_of, suit_holding
 from wiezen_sim.vocabulary import SEATS
 
+__all__ = ["InfoSet", "count_worlds", "observe", "sample_world"]
+
 
 @dataclass(frozen=True)
 class InfoSet:

@@ -197,9 +197,11 @@ def play_rows(
             target = res["troel_target"]
             ev = rows.payout("troel", res["troel_partner"], tricks, target)
             rows.add("troel", None, rows.made("troel", tricks, target), ev, tricks)
+        elif contract == "kleine_miserie":
+            ok, ev = rows.made(contract, tricks), rows.payout(contract, None, tricks)
+            rows.add(contract, suit, ok, ev, discard=card_name(highest_discard(hand)))
         else:
-            extra = {"discard": card_name(highest_discard(hand))} if contract == "kleine_miserie" else {}
-            rows.add(contract, suit, rows.made(contract, tricks), rows.payout(contract, None, tricks), **extra)
+            rows.add(contract, suit, rows.made(contract, tricks), rows.payout(contract, None, tricks))
         if contract == "abondance" and suit == 3 and "abondance_in_troef" in contracts:
             tricks = res["tricks"][:, options.index(("abondance", trump))]
             if (tricks >= 0).any():

@@ -100,11 +100,12 @@ def forehead_p_win(view: BidView) -> float:
     seen = sum(c for c in view.others if c is not None) | (0 if view.turned is None else 1 << view.turned)
     pool = cards_of(deck & ~seen)
     trump = -1 if view.turned is None else card_suit(view.turned)
+    shown = [0 if card is None else card for card in view.others]  # every other seat's card
     trick = np.zeros(view.players, dtype=np.int64)
     wins = 0
     for c in pool:
         for s in range(view.players):
-            trick[s] = c if s == view.seat else cards_of(view.others[s])[0]
+            trick[s] = c if s == view.seat else cards_of(shown[s])[0]
         wins += int(trick_winner(trick, view.players, 0, view.players, trump)) == view.seat
     return wins / len(pool)
 
