@@ -25,7 +25,7 @@ from wiezen_sim.rules.payments import add_payments, settle
 from wiezen_sim.rules.play import Policy
 from wiezen_sim.rules.ruleset import PRESETS, get_rules
 from wiezen_sim.solvers.cli_solve import add_solve_command
-from wiezen_sim.vocabulary import SEAT_NAMES
+from wiezen_sim.vocabulary import SEAT_NAMES, parse_seat
 
 __all__ = ["EXIT_INTERRUPTED", "EXIT_USAGE", "UsageError", "build_parser", "main"]
 
@@ -43,9 +43,10 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _seat(text: str) -> int:
-    if text not in ("0", "1", "2", "3"):
-        raise argparse.ArgumentTypeError(f"seat must be 0, 1, 2 or 3, got {text!r}")
-    return int(text)
+    try:
+        return parse_seat(text)
+    except ValueError as exc:  # argparse reports it on one line, exit 2
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _cmd_score(args: argparse.Namespace) -> None:
