@@ -51,12 +51,13 @@ __all__ = [
 DEFAULT_TT_MB = 256
 MAX_TT_MB = 1 << 20  # 1 TB: beyond any machine; a table too large for this one raises MemoryError
 _ENTRY_BYTES = 8 * 8  # one row of the table: key, chain link, bounds, chain head + patterns (see kernel/dd.py)
-_KERNEL_NO_TRUMP = -1  # the kernel's code for no trump (the public value is None)
-_KERNEL_OBJECTIVE = {Objective.MAX: _k.OBJ_MAX, Objective.MIN: _k.OBJ_MIN, Objective.EXACT: _k.OBJ_EXACT}
 
 Hands = str | Sequence[int] | np.ndarray
 TrumpLike = int | str | None
 SideLike = int | str | Iterable[int]
+
+_KERNEL_NO_TRUMP = -1  # the kernel's code for no trump (the public value is None)
+_KERNEL_OBJECTIVE = {Objective.MAX: _k.OBJ_MAX, Objective.MIN: _k.OBJ_MIN, Objective.EXACT: _k.OBJ_EXACT}
 
 
 def parse_side(side: SideLike) -> int:
