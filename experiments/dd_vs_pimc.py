@@ -100,12 +100,7 @@ def dd_success(deal, decl) -> bool:
     if setup.forced_lead is not None:
         hands[setup.leader] &= ~(1 << setup.forced_lead)
         trick = (setup.forced_lead,)
-    trump = -1 if setup.trump is None else setup.trump
-    if spec.objective.value == "at_least":
-        return solver.can_force(hands, trump, setup.leader, setup.side, setup.target, "max", trick)
-    if setup.target == 0:
-        return solver.can_force(hands, trump, setup.leader, setup.side, 0, "min", trick)
-    return bool(solver.solve(hands, trump, setup.leader, setup.side, "exact", setup.target, trick))
+    return solver.can_make(hands, setup.trump, setup.leader, setup.side, spec.objective, setup.target, trick)
 
 
 def evaluate(task: tuple) -> dict:

@@ -2,7 +2,7 @@
 
 8-card deals with 4 players (the whole 32-card deck is dealt, so there is no trump),
 the first bidder (seat 0, left of the dealer, no bids before it, never restricted by
-the dealer's hook). For ``--hands`` random hands the advisor (``wiezen_sim.romanian.advise``,
+the dealer's hook). For ``--hands`` random hands the advisor (``wiezen_sim.analysis.romanian.advise``,
 model ``aim``: each candidate bid played aiming at it, common random numbers) estimates
 the expected score (default scoring) of every bid 0..8 from ``--samples`` sampled deals.
 Strength measures: high-card points (A 4, K 3, Q 2, J 1), number of aces, and the
@@ -31,9 +31,9 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from wiezen_sim.analysis.charts import LINESTYLES, MARKERS, finish_figure
+from wiezen_sim.analysis.romanian import advise
 from wiezen_sim.analysis.stats import mean_interval
 from wiezen_sim.cards import cards_of, hand_name
-from wiezen_sim.romanian import advise
 from wiezen_sim.rules.romanian import deck_mask
 
 OUT = Path(__file__).resolve().parents[1] / "results" / "romanian"

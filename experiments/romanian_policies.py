@@ -1,7 +1,7 @@
 """Experiment: four Romanian whist policies in complete games (RULES.md Part 2).
 
 4 players, the default 1-8-1 sequence (24 deals), default scoring (exact → 5 + bid, else
-−|tricks − bid|). Policies (``wiezen_sim.romanian.make_policy``): ``random`` (random
+−|tricks − bid|). Policies (``wiezen_sim.analysis.romanian.make_policy``): ``random`` (random
 legal bid and card), ``heuristic`` (expected-trick bidder, bid-aiming play), ``mc``
 (Monte Carlo bidder: the advisor with 128 sampled deals per bid, bid-aiming play) and
 ``pimc`` (the same bidder, PIMC play with 16 worlds per card). Every game seats all
@@ -27,7 +27,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from wiezen_sim.analysis.charts import finish_figure
-from wiezen_sim.romanian import simulate
+from wiezen_sim.analysis.romanian import simulate
 
 OUT = Path(__file__).resolve().parents[1] / "results" / "romanian"
 POLICIES = ("random", "heuristic", "mc", "pimc")

@@ -44,10 +44,10 @@ from wiezen_sim.analysis.experiment import git_commit, machine_info, package_ver
 from wiezen_sim.analysis.sessions import contract_summary
 from wiezen_sim.analysis.stats import mean_interval
 from wiezen_sim.rules.ruleset import get_rules
+from wiezen_sim.vocabulary import SEATS
 
 ROOT = Path(__file__).resolve().parents[1] / "results"
 HANDS = 16
-SEATS = 4
 SWEEP = (-1.5, -1.0, -0.5, 0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0)
 PRESETS = ("tempelaere", "classic", "vraag9", "levels", "ronde_pas")
 DEFAULT_SESSIONS = {"tournament": 3000, "house_rules": 1500, "shuffle": 2000}

@@ -71,6 +71,19 @@ def test_same_seed_same_numbers_any_jobs():
     assert json.dumps(a) == json.dumps(b)
 
 
+def test_seat_by_number_or_name(capsys):
+    """Seat 3 is the dealer (numbers count from the dealer's left): the same advice either way."""
+    by_name = advise(SPADES, "dealer", "AS", samples=4, seed=2, n_jobs=1).to_dict()
+    for seat in (3, "3", "Dealer"):
+        assert json.dumps(advise(SPADES, seat, "AS", samples=4, seed=2, n_jobs=1).to_dict()) == json.dumps(by_name)
+    argv = ["advise", SPADES, "--turned", "AS", "--samples", "4", "--seed", "2", "--jobs", "1", "--quiet"]
+    outputs = []
+    for seat in ("dealer", "3"):
+        assert main([*argv, "--seat", seat, "--format", "json"]) == 0
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1] and json.loads(outputs[0])["seat"] == "dealer"
+
+
 def test_ev_matches_settlement():
     rules = get_rules()
     advice = advise("S:AKQJ98 H:AK2 D:A3 C:52", "eldest", "7H", samples=16, seed=4, n_jobs=1)
@@ -100,7 +113,8 @@ def test_presets_omit_switched_off_contracts():
         (["S:AKQJT98765432", "S:2", "--turned", "2H"], "duplicated card 2S"),
         (["S:AKQJT98765432", "--turned", "AS"], "dealer's hand, not in yours"),
         (["S:AKQJT98765432", "--seat", "dealer", "--turned", "2H"], "dealer's own hand"),
-        (["S:AKQJT98765432", "--seat", "north", "--turned", "2H"], "invalid choice"),
+        (["S:AKQJT98765432", "--seat", "north", "--turned", "2H"], "unknown seat 'north'"),
+        (["S:AKQJT98765432", "--seat", "4", "--turned", "2H"], "0 = eldest (left of the dealer) .. 3 = dealer"),
         (["S:AKQJT98765432", "--turned", "2H", "--rules", "bogus"], "unknown rules preset"),
         (["S:AKQJT98765432", "--turned", "2H", "--samples", "0"], "--samples must be positive"),
         (["S:AKQJT98765432", "--turned", "2X"], "not a card"),

@@ -55,7 +55,8 @@ def test_score_examples(capsys, argv, payments):
     "argv,message",
     [
         (["score", "grand", "--declarer", "0", "--tricks", "8"], "invalid choice"),
-        (["score", "solo", "--declarer", "4", "--tricks", "8"], "seat must be"),
+        (["score", "solo", "--declarer", "4", "--tricks", "8"], "0 = eldest (left of the dealer) .. 3 = dealer"),
+        (["score", "solo", "--declarer", "north", "--tricks", "8"], "unknown seat 'north'"),
         (["score", "solo", "--declarer", "0", "--tricks", "14"], "0..13"),
         (["score", "vraag", "--declarer", "0", "--tricks", "8"], "--partner"),
         (["score", "solo", "--declarer", "0", "--partner", "1", "--tricks", "8"], "does not apply"),
@@ -63,7 +64,7 @@ def test_score_examples(capsys, argv, payments):
         (["score", "pico", "--declarer", "0", "--tricks", "1", "--declarer", "1"], "one --tricks"),
         (["score", "pico", "--declarer", "0", "--tricks", "1", "--rules", "nope"], "unknown rules preset"),
         (["score", "solo", "--declarer", "0", "--tricks", "x"], "invalid int"),
-        (["demo", "--dealer", "7"], "seat must be"),
+        (["demo", "--dealer", "7"], "unknown seat '7'"),
         (["nosuchverb"], "invalid choice"),
     ],
 )
@@ -74,6 +75,13 @@ def test_bad_arguments_one_line_exit_2(capsys, argv, message):
     assert exc.value.code == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1, err
+
+
+def test_score_seat_by_name_or_number(capsys):
+    by_number = run_json(capsys, "score", "vraag", "--declarer", "0", "--partner", "3", "--tricks", "8")
+    assert (
+        run_json(capsys, "score", "vraag", "--declarer", "eldest", "--partner", "dealer", "--tricks", "8") == by_number
+    )
 
 
 def test_demo_runs_and_settles(capsys):

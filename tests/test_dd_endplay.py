@@ -43,7 +43,7 @@ def test_random_deals_match_dds(compiled_kernels):
         n_cards = 13 if (i // 5) % 5 == i % 5 else int(rng.integers(6, 11))  # 10 full deals, 2 per strain
         hands = _random_deal(seed * 1000 + i, n_cards)
         strain = i % 5
-        trump = strain if strain < 4 else -1
+        trump = strain if strain < 4 else None
         leader = int(rng.integers(4))
         pbn = deal_name([int(h) for h in hands])
         deal = endplay_types.Deal(pbn)

@@ -14,7 +14,7 @@ import pytest
 from wiezen_sim.cards import parse_deal
 from wiezen_sim.solvers.dd import DDSolver
 
-STRAINS = (0, 1, 2, 3, -1)  # S H D C NT, TABLE order
+STRAINS = (0, 1, 2, 3, None)  # S H D C NT, TABLE order
 
 
 def _check(solver, pbn, table, strain_index, declarer):

@@ -36,7 +36,8 @@ def random_ending(rng: np.random.Generator, n_cards: int, in_progress: bool = Tr
     hands = np.zeros(4, dtype=np.int64)
     for i, c in enumerate(chosen):
         hands[i % 4] |= 1 << int(c)
-    trump = int(rng.integers(-1, 4))
+    suit = int(rng.integers(-1, 4))
+    trump = None if suit < 0 else suit  # the public value; the reference codes no trump -1
     leader = int(rng.integers(4))
     trick: list[int] = []
     if in_progress:
@@ -54,7 +55,8 @@ def random_ending(rng: np.random.Generator, n_cards: int, in_progress: bool = Tr
 
 
 def _ref_args(hands, trump, leader, trick, side):
-    return ([_cards(int(h)) for h in hands], trump, leader, tuple((c >> 4, c & 15) for c in trick),
+    suit = -1 if trump is None else trump
+    return ([_cards(int(h)) for h in hands], suit, leader, tuple((c >> 4, c & 15) for c in trick),
             frozenset(s for s in range(4) if side >> s & 1))  # fmt: skip
 
 
@@ -110,7 +112,7 @@ def _exact_questions(rng, sizes, n_endings):
     asked = 0
     while asked < n_endings:
         hands, trump, leader, trick = random_ending(rng, int(rng.choice(sizes)))
-        if trump < 0:
+        if trump is None:
             continue
         side = int(rng.choice([s for s in SIDES if s.bit_count() == 2]))
         args = _ref_args(hands, trump, leader, trick, side)
@@ -172,7 +174,7 @@ def test_card_values_match_brute_force(solver, objective):
                         best = i
                 w = (leader + best) % 4
                 got_trick = 1 if side >> w & 1 else 0
-                args = (args[0], trump, w, (), args[4])
+                args = (args[0], args[1], w, (), args[4])
                 if objective == "exact":
                     want = ref_exact(*args, k - got_trick)
                 else:
@@ -190,7 +192,7 @@ def test_a_seat_that_could_duck_everything_still_wins_when_it_wants(solver):
     seat that wants to win.
     """
     hands = np.array([parse_hand(h) for h in ("S:J C:T8", "S:4 D:3 C:3", "H:Q3 D:7", "H:J D:A C:J")], dtype=np.int64)
-    args = _ref_args(hands, -1, 3, [], 0b0100)
+    args = _ref_args(hands, None, 3, [], 0b0100)
     assert ref_value(*args) == 1
     assert solver.solve(hands, "NT", 3, 0b0100) == 1
     assert solver.solve(hands, "NT", 3, 0b0100, "min") == ref_value(*args, minimise=True)

@@ -7,17 +7,17 @@ import numpy as np
 import pytest
 
 from wiezen_sim import play_deal
-from wiezen_sim.analysis.advise_play import compare
+from wiezen_sim.analysis.advise import compare
 from wiezen_sim.cards import card_suit, cards_of, parse_card, parse_hand
 from wiezen_sim.cli import main
 from wiezen_sim.rules.auction import Declaration
-from wiezen_sim.rules.contracts import Objective as Goal
 from wiezen_sim.rules.dealing import deal_packets, new_deck
 from wiezen_sim.rules.play import PlaySetup, PlayView, legal_cards
 from wiezen_sim.solvers import players
 from wiezen_sim.solvers.dd import DDSolver
 from wiezen_sim.solvers.players import _after, _ask, _levels, card_classes, heuristic_card, pimc_scores
 from wiezen_sim.solvers.worlds import InfoSet, observe, sample_world
+from wiezen_sim.vocabulary import Objective
 
 SPADES = "S:AKQJT98765432"
 
@@ -96,7 +96,7 @@ def test_pimc_with_nothing_hidden_plays_a_double_dummy_best_card(seed):
     trump = [None, 0, 1][seed % 3]
     side = (int(rng.integers(4)),) if seed % 2 else (0, 2)
     misere = seed % 4 == 3
-    goal = Goal.EXACTLY if misere else Goal.AT_LEAST
+    goal = Objective.MIN if misere else Objective.MAX
     need = 0 if misere else int(rng.integers(1, 4))
     info = InfoSet(seat, tuple(hands), tuple(card_count_list(hands)), (0, 0, 0, 0), 0)
     legal = cards_of(legal_cards(hands[seat], card_suit(trick[0]) if trick else None))
@@ -125,10 +125,10 @@ def test_pimc_skipped_questions_never_change_the_choice(seed):
     seat = (leader + len(trick)) % 4
     trump = [None, 0, 1][seed % 3]
     side = (int(rng.integers(4)),) if seed % 2 else (0, 2)
-    goal = [Goal.AT_LEAST, Goal.EXACTLY][seed // 2 % 2]
+    goal = [Objective.MAX, Objective.EXACT][seed // 2 % 2]
     # a borderline target: what the declaring side makes double dummy in the true deal
     need = int(
-        DDSolver(tt_mb=1).solve(hands, trump, leader, side, "min" if goal is Goal.EXACTLY else "max", trick=trick)
+        DDSolver(tt_mb=1).solve(hands, trump, leader, side, "min" if goal is Objective.EXACT else "max", trick=trick)
     )
     start = [h | sum(1 << c for i, c in enumerate(trick) if (leader + i) % 4 == s) for s, h in enumerate(hands)]
     info = observe(seat, start, [(leader, trick)] if trick else [])
@@ -178,7 +178,7 @@ def test_pimc_keeps_testing_a_card_that_can_still_catch_up(monkeypatch, declarer
 
     monkeypatch.setattr(players, "_ask", scripted)
     side = (seat,) if declarer else ((seat + 1) % 4,)
-    scores = pimc_scores(info, None, leader, [], side, Goal.AT_LEAST, 3, [a, b], 16, np.random.default_rng(0),
+    scores = pimc_scores(info, None, leader, [], side, Objective.MAX, 3, [a, b], 16, np.random.default_rng(0),
                          tie_window=0)  # fmt: skip
     assert scores[:, 0].tolist() == [4, 9]
 

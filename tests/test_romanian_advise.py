@@ -6,9 +6,9 @@ import math
 import numpy as np
 import pytest
 
+from wiezen_sim.analysis.romanian import advise
 from wiezen_sim.cards import card_name, cards_of, parse_card, parse_hand
 from wiezen_sim.kernel.romanian import expected_tricks
-from wiezen_sim.romanian import advise
 from wiezen_sim.rules.romanian import deal_score, deck_mask, get_scoring
 
 
@@ -122,6 +122,14 @@ def test_same_seed_same_answer_and_seed_matters():
     assert a.options != c.options
 
 
+def test_seat_by_number_or_name():
+    """Seat N−1 is the dealer, seat 0 eldest (left of the dealer), in any table size."""
+    by_number = advise("AH 9S", 4, 3, "QH", [1, 0, 0], samples=500, seed=3)
+    assert advise("AH 9S", 4, "dealer", "QH", [1, 0, 0], samples=500, seed=3) == by_number
+    assert advise("AH 9S", 4, "3", "QH", [1, 0, 0], samples=500, seed=3) == by_number
+    assert advise("AH", 5, "eldest", "QH", samples=500, seed=3) == advise("AH", 5, 0, "QH", samples=500, seed=3)
+
+
 @pytest.mark.slow
 def test_result_does_not_depend_on_n_jobs():
     a = advise("AS KH 9D 8C 7C", 4, 0, "QD", samples=9000, seed=9, n_jobs=1)
@@ -142,7 +150,8 @@ def test_result_does_not_depend_on_n_jobs():
         (dict(hand="AS KS QS JS TS 9S 8S 7S", players=4, seat=0, trump="AH"), "no turned card"),
         (dict(hand="AS KS", players=4, seat=2, trump="AH", bids_so_far=[1]), "give 2 bids"),
         (dict(hand="AS KS", players=4, seat=1, trump="AH", bids_so_far=[3]), "0..2"),
-        (dict(hand="AS KS", players=4, seat=4, trump="AH"), "seat must be 0..3"),
+        (dict(hand="AS KS", players=4, seat=4, trump="AH"), "0 = eldest \\(left of the dealer\\) .. 3 = dealer"),
+        (dict(hand="AS KS", players=3, seat="third", trump="AH"), "names eldest, second, dealer"),
         (dict(hand="AS KS", players=4, seat=0, trump="AH", scoring="nope"), "unknown Romanian scoring"),
         (dict(hand="AS KS", players=4, seat=0, trump="AH", model="dd"), "model must be"),
         (dict(hand="AS KS", players=4, seat=0, trump="AH", samples=0), "samples"),

@@ -29,6 +29,23 @@ def test_advise_json(capsys):
     assert out["recommendation"] == {"bid": best["bid"], "expected_score": best["expected_score"]}
 
 
+def test_same_seed_same_output_for_any_jobs(capsys):
+    """One seed word per sampled deal (wiezen_sim.parallel): --jobs never changes a number.
+
+    4100 samples are two batches (4096 + 4), summed in batch order; with --bid-sigma the
+    counts are float weights, whose sums would change with a different grouping. (Games:
+    test_romanian_game.test_simulate_does_not_depend_on_n_jobs.)
+    """
+    argv = ["romanian", "advise", "AS KH 9D 8C 7C", "--players", "4", "--seat", "dealer", "--trump", "QD",
+            "--bids", "1,1,1", "--samples", "4100", "--seed", "4", "--bid-sigma", "0.7",
+            "--format", "json"]  # fmt: skip
+    outputs = []
+    for jobs in ("1", "2"):
+        assert run([*argv, "--jobs", jobs]) == 0
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1] and json.loads(outputs[0])["effective_samples"] < 4100
+
+
 def test_advise_table_and_csv(capsys):
     argv = ["romanian", "advise", "AS KS 9H 8D AC KC 7C QD", "--players", "4", "--seat", "0", "--trump", "none"]
     assert run([*argv, "--samples", "500"]) == 0

@@ -3,8 +3,7 @@
 import numpy as np
 import pytest
 
-from wiezen_sim.cards import cards_of
-from wiezen_sim.romanian import (
+from wiezen_sim.analysis.romanian import (
     BidView,
     Policy,
     bid_view,
@@ -15,6 +14,7 @@ from wiezen_sim.romanian import (
     random_bidder,
     simulate,
 )
+from wiezen_sim.cards import cards_of
 from wiezen_sim.rules.romanian import DealSpec, RomanianRules, deck_mask, score_game
 
 

@@ -28,6 +28,33 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+__all__ = [
+    "ALL_RANKS",
+    "BELGIAN_RANKS",
+    "FULL_DECK",
+    "PBN_SEATS",
+    "RANKS",
+    "RANK_CHARS",
+    "SUITS",
+    "SUIT_LANE",
+    "SUIT_SYMBOLS",
+    "VOID_MARKS",
+    "CardSet",
+    "card_bit",
+    "card_count",
+    "card_name",
+    "card_rank",
+    "card_suit",
+    "cards_of",
+    "check_disjoint",
+    "deal_name",
+    "hand_name",
+    "parse_card",
+    "parse_deal",
+    "parse_hand",
+    "suit_holding",
+]
+
 SUITS = "SHDC"
 SUIT_SYMBOLS = "♠♥♦♣"
 RANK_CHARS = "..23456789TJQKA"  # index = rank; '.' are unused slots 0 and 1
@@ -281,6 +308,7 @@ class CardSet:
     """
 
     __slots__ = ("mask",)
+    mask: int
 
     def __init__(self, cards: int | str | Iterable[int] | CardSet = 0) -> None:
         if isinstance(cards, CardSet):

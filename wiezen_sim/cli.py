@@ -10,11 +10,11 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 import numpy as np
 
-from wiezen_sim.analysis.advise import EXAMPLE, METHODS, SEAT_NAMES, advise
-from wiezen_sim.analysis.advise_play import compare
+from wiezen_sim.analysis.advise import EXAMPLE, METHODS, advise, compare
 from wiezen_sim.analysis.sessions import MAX_HANDS, MAX_SESSIONS
 from wiezen_sim.cards import card_name, hand_name
 from wiezen_sim.cli_args import int_range
@@ -24,8 +24,12 @@ from wiezen_sim.rules.contracts import CONTRACTS, contract_spec
 from wiezen_sim.rules.dealing import deal_packets, new_deck
 from wiezen_sim.rules.game import play_one_hand
 from wiezen_sim.rules.payments import add_payments, settle
+from wiezen_sim.rules.play import Policy
 from wiezen_sim.rules.ruleset import PRESETS, get_rules
 from wiezen_sim.solvers.cli_solve import add_solve_command
+from wiezen_sim.vocabulary import SEAT_NAMES, parse_seat
+
+__all__ = ["EXIT_INTERRUPTED", "EXIT_USAGE", "UsageError", "build_parser", "main"]
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130  # as a shell reports a command stopped by Ctrl-C
@@ -36,14 +40,15 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, exit 2 (argparse prints usage too)
+    def error(self, message: str) -> NoReturn:  # one line, exit 2 (argparse prints usage too)
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
 
 def _seat(text: str) -> int:
-    if text not in ("0", "1", "2", "3"):
-        raise argparse.ArgumentTypeError(f"seat must be 0, 1, 2 or 3, got {text!r}")
-    return int(text)
+    try:
+        return parse_seat(text)
+    except ValueError as exc:  # argparse reports it on one line, exit 2
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _cmd_score(args: argparse.Namespace) -> None:
@@ -78,7 +83,7 @@ def _cmd_demo(args: argparse.Namespace) -> None:
     rules = get_rules(args.rules)
     rng = np.random.default_rng(args.seed)
     deal = deal_packets(new_deck(rng), args.dealer)
-    policies = [simple_policy, simple_policy, simple_policy, simple_policy]
+    policies: list[Policy] = [simple_policy, simple_policy, simple_policy, simple_policy]
     if args.random_play:
         policies = [random_policy(rng)] * 4
     result = play_one_hand(deal, rules, [simple_bidder] * 4, policies)
@@ -88,7 +93,7 @@ def _cmd_demo(args: argparse.Namespace) -> None:
         role = " (dealer)" if seat == deal.dealer else " (eldest)" if seat == (deal.dealer + 1) % 4 else ""
         print(f"  seat {seat}{role:9} {hand_name(hand, 'symbols')}")
     print("Auction: " + ", ".join(f"{s}:{b}" for s, b in result.auction.history))
-    if result.setup is None:
+    if result.setup is None or result.record is None:  # (no play record without a play setup)
         print("Everybody passed: the hand is thrown in and the same dealer deals again.")
         return
     if result.setup.contracts:
@@ -139,7 +144,7 @@ def _cmd_advise(args: argparse.Namespace) -> None:
     if args.format == "json":
         text = json.dumps(advice.to_dict(), indent=2)
     elif args.format == "csv":
-        text = advice.table.to_csv(index=False).rstrip("\n")
+        text = advice.to_csv()
     else:
         text = advice.format_table()
     if args.out:
@@ -231,7 +236,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     adv = sub.add_parser("advise", help="which contract should this hand bid? (Monte Carlo double dummy)")
     adv.add_argument("hand", nargs="*", help="13 cards, e.g. 'S:AKQJ98 H:AK2 D:A3 C:52'; none: a built-in example")
-    adv.add_argument("--seat", choices=SEAT_NAMES, help="seat relative to the dealer (default eldest)")
+    adv.add_argument("--seat", help=f"seat relative to the dealer: {', '.join(SEAT_NAMES)} or 0..3 (default eldest)")
     adv.add_argument("--turned", help="the turned card, e.g. 7H (in the dealer's hand)")
     adv.add_argument("--rules", default="tempelaere", help=f"preset ({', '.join(PRESETS)}) or a TOML file")
     adv.add_argument("--samples", type=int, default=1000, help="sampled deals (default 1000)")

@@ -15,6 +15,8 @@ from wiezen_sim.cards import card_name, hand_name
 from wiezen_sim.cli_args import int_range
 from wiezen_sim.rules.romanian import ONE_CARD_MODES, SCORING_PRESETS, SEQUENCES, SPECIAL_DEALS
 
+__all__ = ["FORMATS", "add_romanian"]
+
 FORMATS = ("table", "json", "csv")
 MAX_GAMES = 1_000_000  # games of a simulation (a few a second: more would run for days)
 MAX_SAMPLES = 10_000_000  # sampled deals of a bid estimate
@@ -60,7 +62,7 @@ def _fmt_ci(lo: float, hi: float, digits: int) -> str:
 
 
 def _cmd_advise(args: argparse.Namespace) -> None:
-    from wiezen_sim.romanian import advise
+    from wiezen_sim.analysis.romanian import advise
 
     adv = advise(
         args.hand,
@@ -112,7 +114,7 @@ def _cmd_advise(args: argparse.Namespace) -> None:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> None:
-    from wiezen_sim.romanian import simulate
+    from wiezen_sim.analysis.romanian import simulate
 
     res = simulate(
         players=args.players,
@@ -142,10 +144,11 @@ def _cmd_simulate(args: argparse.Namespace) -> None:
         f"{'policy':10} {'games':>5}  {'mean score/game':>15}  {'95% t-interval':18}  {'exact bids':>10}  "
         f"{'95% Wilson':16}  {'wins':>5}"
     )
-    for r in table.itertuples():
+    for r in table.to_dict(orient="records"):
+        score_ci, exact_ci = _fmt_ci(r["score_lo"], r["score_hi"], 2), _fmt_ci(r["exact_lo"], r["exact_hi"], 3)
         print(
-            f"{r.policy:10} {r.games:>5}  {r.mean_score:15.2f}  {_fmt_ci(r.score_lo, r.score_hi, 2):18}  "
-            f"{r.exact_rate:10.3f}  {_fmt_ci(r.exact_lo, r.exact_hi, 3):16}  {r.win_rate:5.3f}"
+            f"{r['policy']:10} {r['games']:>5}  {r['mean_score']:15.2f}  {score_ci:18}  "
+            f"{r['exact_rate']:10.3f}  {exact_ci:16}  {r['win_rate']:5.3f}"
         )
 
 
@@ -158,7 +161,11 @@ def add_romanian(sub: argparse._SubParsersAction) -> None:
     adv = rsub.add_parser("advise", help="probability and expected score of every bid for a hand")
     adv.add_argument("hand", help="the hand, e.g. 'AS KS 9H' or 'S:AK H:9 D:- C:-' (1 to 8 cards)")
     adv.add_argument("--players", type=_players, required=True, help="3 to 6")
-    adv.add_argument("--seat", type=int, required=True, help="0 = left of the dealer (bids first) .. N-1 = dealer")
+    adv.add_argument(
+        "--seat",
+        required=True,
+        help="0 = left of the dealer (bids first) .. N-1 = dealer, or eldest, second, …, dealer",
+    )
     adv.add_argument("--trump", required=True, help="the turned card (e.g. QH), or 'none' in 8-card deals")
     adv.add_argument("--bids", type=_bids, default=[], help="bids of the seats before, e.g. 1,0,2")
     adv.add_argument("--scoring", default="default", choices=list(SCORING_PRESETS), metavar="PRESET", help=scorings)

@@ -19,6 +19,8 @@ import numpy as np
 from joblib import Parallel, delayed, parallel_config
 from tqdm.auto import tqdm
 
+__all__ = ["BACKENDS", "batches", "resolve_seed", "run_batches", "sample_seeds"]
+
 T = TypeVar("T")
 BACKENDS = ("loky", "sequential", "dask", "threading")
 

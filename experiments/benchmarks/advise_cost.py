@@ -47,7 +47,8 @@ def main() -> None:
     from endplay import dds
     from endplay.types import Deal, Denom, Player
 
-    from wiezen_sim.analysis.advise import EXAMPLE, _solve_batch, check_position, sample_hands
+    from wiezen_sim.analysis.advise import EXAMPLE, check_position, sample_hands
+    from wiezen_sim.analysis.advise.dd_table import dd_batch
     from wiezen_sim.cards import card_suit, deal_name
     from wiezen_sim.parallel import sample_seeds
     from wiezen_sim.rules.ruleset import get_rules
@@ -57,14 +58,14 @@ def main() -> None:
     rules = get_rules()
     seeds = sample_seeds(args.seed, args.deals)
     t0 = time.perf_counter()
-    _solve_batch(sample_seeds(args.seed + 1, 1), hand, seat, turned, rules, 4.0)
+    dd_batch(sample_seeds(args.seed + 1, 1), hand, seat, turned, rules, 4.0)
     compile_s = time.perf_counter() - t0
 
     denoms = (Denom.spades, Denom.hearts, Denom.diamonds, Denom.clubs)
     ours, theirs = [], []
     for word in seeds:
         t = time.perf_counter()
-        _solve_batch([word], hand, seat, turned, rules, 4.0)
+        dd_batch([word], hand, seat, turned, rules, 4.0)
         ours.append(time.perf_counter() - t)
         hands = sample_hands(word, hand, seat, turned)
         deal = Deal(deal_name([int(h) for h in hands]))

@@ -32,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data" / "dds"
 OUT = ROOT / "results" / "benchmarks" / "dd_vs_dds.json"
-STRAINS = (0, 1, 2, 3, -1)
+STRAINS = (0, 1, 2, 3, None)
 
 sys.path.insert(0, str(ROOT))
 

@@ -86,7 +86,7 @@ def time_position(task: tuple) -> dict:
         row[f"pimc{m}_worlds_dropped"] = player.worlds_dropped
     played = {c for _, cards, _ in view.history for c in cards} | set(view.trick)
     hands = [h & ~sum(1 << c for c in played) for h in deal.hands]
-    trump = -1 if view.setup.trump is None else view.setup.trump
+    trump = view.setup.trump  # None: no trump
     objective = "min" if decl.contract == "miserie" else "max"
     t0 = time.perf_counter()
     DDSolver(tt_mb=32).solve(hands, trump, view.leader, view.setup.side, objective, trick=view.trick)

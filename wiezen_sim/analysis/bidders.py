@@ -48,12 +48,24 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from wiezen_sim.cards import card_suit, suit_holding
+from wiezen_sim.analysis.advise import Advice, advise
+from wiezen_sim.cards import SUITS, card_suit, suit_holding
 from wiezen_sim.rules.auction import ACES_MASK, AuctionState, Bid, legal_bids
 from wiezen_sim.rules.bots import playing_tricks
 from wiezen_sim.rules.contracts import ACCEPT, CARTE_BLANCHE, CONTRACTS, PASS, WAIT, contract_spec
+from wiezen_sim.vocabulary import SEATS
 
-SEATS = 4
+__all__ = [
+    "MISERE_ORDER",
+    "NEUTRAL",
+    "STYLES",
+    "AdvisorBidder",
+    "ThresholdBidder",
+    "make_bidder",
+    "misere_risk",
+    "with_aggression",
+]
+
 NEUTRAL: Mapping[str, float] = {
     "vraag": 4.0,  # propose with this many playing tricks in the turned suit
     "accept": 3.5,  # accept (meegaan) with this many
@@ -76,7 +88,7 @@ def misere_risk(hand: int, step: float = NEUTRAL["misere_step"]) -> int:
     a 6 or lower, and so on (neutral step 4). A plain rule of thumb, not a solver.
     """
     risky = 0
-    for suit in range(SEATS):
+    for suit in range(len(SUITS)):
         holding = suit_holding(hand, suit)
         ranks = [r for r in range(2, 15) if holding >> r & 1]
         risky += sum(rank > step + 2 * j for j, rank in enumerate(ranks))
@@ -133,7 +145,7 @@ class ThresholdBidder:
             "wait": bool}`` (abondance: playing tricks in the best suit and that suit).
         """
         trump = playing_tricks(hand, turned_suit)
-        best = max(range(SEATS), key=lambda s: (playing_tricks(hand, s), s == turned_suit))
+        best = max(range(len(SUITS)), key=lambda s: (playing_tricks(hand, s), s == turned_suit))
         best_tricks = playing_tricks(hand, best)
         step = self.threshold("misere_step")
         risk = misere_risk(hand, step)
@@ -173,7 +185,9 @@ class ThresholdBidder:
 
     def _contract(self, contracts: list[Bid], wish: dict[str, object]) -> Bid | None:
         """The highest wished contract among the legal contract bids (troel first when obliged)."""
-        tricks, suit = wish["abondance"]  # type: ignore[misc]
+        abondance = wish["abondance"]
+        assert isinstance(abondance, tuple)  # (playing tricks, suit): see wishes()
+        tricks, suit = abondance
         for bid in sorted(contracts, key=lambda b: (contract_spec(b.name).rank, b.level or 0), reverse=True):
             if bid.name == "abondance":
                 level = _best_level(tricks, self.threshold("abondance"), [bid.level or 9])
@@ -205,9 +219,7 @@ class AdvisorBidder:
         if self.samples < 1:
             raise ValueError(f"the advisor bot needs at least one sample, got {self.samples}")
 
-    def _advice(self, state: AuctionState, seat: int):
-        from wiezen_sim.analysis.advise import advise
-
+    def _advice(self, state: AuctionState, seat: int) -> Advice:
         key = (state.hands[seat], state.dealer, state.turned, state.rules.name)
         if key not in self._cache:
             self._cache.clear()

@@ -21,6 +21,7 @@ probability, Student-t 95 % for a mean).
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -28,6 +29,8 @@ import pandas as pd
 from matplotlib.colors import to_rgb
 from matplotlib.figure import Figure  # figures without pyplot: no GUI backend, nothing global to close
 from matplotlib.patches import Patch, Rectangle
+
+__all__ = ["COLOURS", "INTERVALS", "LABELS", "draw_charts", "label", "plot_bars", "plot_decision", "plot_lines"]
 
 LABELS = {
     "p_success": "P(contract made)",
@@ -180,7 +183,7 @@ def plot_lines(
         elif all(float(v).is_integer() for v in xs):
             ax.set_xticks(sorted(xs), [_show(v) for v in sorted(xs)])
         ax.set_xlabel(label(x))
-        if panel is not None:
+        if panel is not None and facet is not None:
             ax.set_title(f"{label(facet)}: {_show(panel)}", fontsize=10)
         if y == "p_success":
             ax.set_ylim(-0.03, 1.03)
@@ -275,15 +278,14 @@ def plot_decision(
         part = decided if panel is None else decided[decided[facet] == panel]
         if part.duplicated([row, col]).any():
             raise ValueError(f"two hand classes fall into one cell of {row} × {col}")
-        for r in part.itertuples(index=False):
-            d = r._asdict()
+        for d in part.to_dict(orient="records"):
             i, j = rows.index(d[row]), cols.index(d[col])
             colour = COLOURS.get(d["best"], "white")
             hatch = None if d["clear"] else "///"
             ax.add_patch(Rectangle((j, i), 1, 1, facecolor=colour, edgecolor="white", hatch=hatch))
-            text = f"{d['best'].replace('_', ' ')}\n{d['best_ev']:+.1f}"
+            text = f"{str(d['best']).replace('_', ' ')}\n{d['best_ev']:+.1f}"
             if not d["clear"]:
-                text += f"\nor {d['runner_up'].replace('_', ' ')}"
+                text += f"\nor {str(d['runner_up']).replace('_', ' ')}"
             box = {"facecolor": colour, "edgecolor": "none", "pad": 1.5}  # hides the hatching behind the text
             ax.text(j + 0.5, i + 0.5, text, ha="center", va="center", fontsize=7, color=text_colour(colour), bbox=box)
         ax.set_xlim(0, len(cols))
@@ -292,7 +294,7 @@ def plot_decision(
         ax.set_yticks(np.arange(len(rows)) + 0.5, [_show(r) for r in rows])
         ax.set_xlabel(label(col))
         ax.set_ylabel(label(row))
-        if panel is not None:
+        if panel is not None and facet is not None:
             ax.set_title(f"{label(facet)}: {_show(panel)}", fontsize=10)
     present = list(dict.fromkeys(decided["best"]))
     handles = [Patch(facecolor=COLOURS.get(c, "white"), label=c.replace("_", " ")) for c in present]
@@ -349,7 +351,11 @@ def chart_figures(specs: list[dict], table: pd.DataFrame, decided: pd.DataFrame 
     for i, spec in enumerate(specs):
         spec = dict(spec)
         kind, stem = spec.pop("kind", "lines"), spec.pop("file", f"chart{i}")
-        kinds = {"lines": (plot_lines, table), "bars": (plot_bars, table), "decision": (plot_decision, decided)}
+        kinds: dict[str, tuple[Callable[..., Figure], pd.DataFrame | None]] = {
+            "lines": (plot_lines, table),
+            "bars": (plot_bars, table),
+            "decision": (plot_decision, decided),
+        }
         if kind not in kinds:
             raise ValueError(f"unknown chart kind {kind!r}; known: {', '.join(kinds)}")
         plot, data = kinds[kind]

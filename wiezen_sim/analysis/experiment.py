@@ -74,13 +74,36 @@ import pandas as pd
 from joblib import Parallel, delayed, parallel_config
 from tqdm.auto import tqdm
 
-from wiezen_sim.analysis.advise import METHODS, SEAT_NAMES, advise, seat_index
+from wiezen_sim.analysis.advise import METHODS, advise
 from wiezen_sim.analysis.hands import HandClass, hcp, sample_hand
 from wiezen_sim.analysis.stats import CONFIDENCE, mean_interval, prob_greater, wilson
 from wiezen_sim.cards import FULL_DECK, SUITS, card_count, card_name, cards_of, hand_name, suit_holding
 from wiezen_sim.parallel import BACKENDS, resolve_seed, sample_seeds
+from wiezen_sim.rules.auction import LEVELS
 from wiezen_sim.rules.contracts import contract_spec
 from wiezen_sim.rules.ruleset import get_rules
+from wiezen_sim.vocabulary import SEAT_NAMES, parse_seat, seat_name
+
+__all__ = [
+    "CLASS_FIELDS",
+    "KEYS",
+    "SPEC_KEYS",
+    "TURNED",
+    "Experiment",
+    "ExperimentResult",
+    "class_stream",
+    "decisions",
+    "declared_suit",
+    "git_commit",
+    "hand_class",
+    "load_experiment",
+    "machine_info",
+    "package_versions",
+    "run_experiment",
+    "sample_position",
+    "summarise",
+    "turned_card",
+]
 
 TURNED = ("trump", "other", "any")
 KEYS = ("class", "seat", "method", "contract", "level")
@@ -291,7 +314,7 @@ def load_experiment(source: str | Path | dict, samples: int | None = None) -> Ex
         raise ValueError(f"two hand classes share a name: {sorted({n for n in names if names.count(n) > 1})}")
     if not all(class_contracts):
         raise ValueError("the experiment names no contracts (give contracts, for all or per class)")
-    seats = [SEAT_NAMES[seat_index(s)] for s in raw.get("seats", ["eldest"])]
+    seats = [seat_name(parse_seat(s)) for s in raw.get("seats", ["eldest"])]
     methods = list(raw.get("methods", ["dd"]))
     unknown = [m for m in methods if m not in METHODS]
     if unknown:
@@ -341,13 +364,13 @@ def turned_card(hand: int, hc: HandClass, seat: int, rng: np.random.Generator, t
     """
     if turned not in TURNED:
         raise ValueError(f"turned must be one of {', '.join(TURNED)}, got {turned!r}")
-    pool = hand if seat == SEAT_NAMES.index("dealer") else FULL_DECK & ~hand
+    pool = hand if seat == parse_seat("dealer") else FULL_DECK & ~hand
     if hc.trump is not None and turned != "any":
         suit = 0xFFFF << (16 * hc.trump)
         pool &= suit if turned == "trump" else ~suit
     cards = cards_of(pool)
     if not cards:
-        raise ValueError(f"class {hc.name!r}: no card can be turned ({turned}) for seat {SEAT_NAMES[seat]}")
+        raise ValueError(f"class {hc.name!r}: no card can be turned ({turned}) for seat {seat_name(seat)}")
     return cards[int(rng.integers(len(cards)))]
 
 
@@ -411,7 +434,7 @@ def _run_task(task: _Task, exp: Experiment) -> pd.DataFrame:
                 rows.append(
                     {
                         "class": task.hc.name,
-                        "seat": SEAT_NAMES[task.seat],
+                        "seat": seat_name(task.seat),
                         "method": task.method,
                         "contract": contract,
                         "level": float(row["level"]) if "level" in row and pd.notna(row["level"]) else math.nan,
@@ -433,7 +456,7 @@ def _tasks(exp: Experiment) -> list[_Task]:
     for ci, hc in enumerate(exp.classes):
         words = [int(w) for w in sample_seeds(exp.seed, exp.samples, class_stream(hc))]
         for seat, method in itertools.product(exp.seats, exp.methods):
-            p = seat_index(seat)
+            p = parse_seat(seat)
             for start in range(0, exp.samples, exp.batch_size):
                 part = tuple(words[start : start + exp.batch_size])
                 tasks.append(_Task(f"c{ci:03d}-{seat}-{method}-{start:06d}", ci, hc, p, method, start, part))
@@ -444,7 +467,7 @@ def _check_classes(exp: Experiment) -> None:
     """Fail early, in this process, on an empty or too rare class or an impossible turned card."""
     for (hc, own), seat in itertools.product(zip(exp.classes, exp.class_contracts, strict=True), exp.seats):
         word = int(sample_seeds(exp.seed, 1, class_stream(hc))[0])
-        hand, _ = sample_position(hc, seat_index(seat), word, exp.turned)
+        hand, _ = sample_position(hc, parse_seat(seat), word, exp.turned)
         if "troel" in own and card_count(hand & 0x4000400040004000) < 3:
             raise ValueError(f"class {hc.name!r}: troel needs a class of hands with three or four aces")
 
@@ -459,9 +482,9 @@ def _check_charts(exp: Experiment) -> None:
         zip(exp.classes, exp.class_contracts, strict=True), exp.seats, exp.methods
     ):
         for contract, sample in itertools.product(own, range(2)):
-            levels = (9, 10, 11, 12) if contract == "abondance" and levels_on else (math.nan,)
+            levels = LEVELS if contract == "abondance" and levels_on else (math.nan,)
             for level in levels:
-                rows.append({"class": hc.name, "seat": SEAT_NAMES[seat_index(seat)], "method": method,
+                rows.append({"class": hc.name, "seat": seat_name(parse_seat(seat)), "method": method,
                              "contract": contract, "level": float(level), "sample": sample, "hand": "", "turned": "",
                              "trump": "", "successes": sample, "n": 1, "ev_units": float(sample),
                              "tricks_sum": 0.0})  # fmt: skip
@@ -502,7 +525,7 @@ def summarise(hands: pd.DataFrame, exp: Experiment) -> pd.DataFrame:
     hands = hands.sort_values(["class", "seat", "method", "contract", "level", "sample"], key=_sort_key(order, exp))
     rows = []
     for key, g in hands.groupby(list(KEYS), sort=False, dropna=False):
-        ci = order[key[0]]
+        ci = order[str(key[0])]
         n, successes = int(g["n"].sum()), int(g["successes"].sum())
         low, high = wilson(successes, n)
         ev_mean, ev_low, ev_high = mean_interval(g["ev_units"].to_numpy(float))
@@ -576,8 +599,8 @@ def decisions(table: pd.DataFrame, hands: pd.DataFrame) -> pd.DataFrame:
     return frame.merge(table.drop_duplicates(key)[key + feature_cols], on=key, how="left")
 
 
-_TABLE_STATS = ("trump", "hands", "n", "successes", "p_success", "ci_low", "ci_high")
-_TABLE_STATS += ("ev_units", "ev_low", "ev_high", "mean_tricks", "p_accept")
+_TABLE_STATS = ("trump", "hands", "n", "successes", "p_success", "ci_low", "ci_high", "ev_units", "ev_low", "ev_high",
+                "mean_tricks", "p_accept")  # fmt: skip
 
 
 def _solved(params: dict) -> dict:

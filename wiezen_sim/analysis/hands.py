@@ -26,6 +26,18 @@ import numpy as np
 from wiezen_sim.cards import SUITS, card_count, parse_hand, suit_holding
 from wiezen_sim.rules.bots import playing_tricks
 
+__all__ = [
+    "HCP",
+    "HONOURS",
+    "MAX_TRIES",
+    "HandClass",
+    "hcp",
+    "lowest_ranks",
+    "parse_shape",
+    "sample_hand",
+    "sample_hands",
+]
+
 HONOURS = {"A": 14, "K": 13, "Q": 12}
 HCP = {14: 4, 13: 3, 12: 2, 11: 1}
 MAX_TRIES = 200_000
@@ -130,6 +142,12 @@ class HandClass:
         _range(self.points, "points", 0, 40)
         _range(self.dangerous, "dangerous", 0, 4)
 
+    @property
+    def _suit(self) -> int:
+        """The trump suit, for a trump feature (``__post_init__`` allows one only with a trump)."""
+        assert self.trump is not None
+        return self.trump
+
     def matches(self, hand: int) -> bool:
         """Whether a hand (mask) belongs to the class."""
         if card_count(hand) != 13:
@@ -148,7 +166,7 @@ class HandClass:
         forbidden = 0 if self.exclude is None else 1 << self.exclude
         if self.trump_honours is not None:
             for letter, rank in HONOURS.items():
-                bit = 1 << (16 * self.trump + rank)
+                bit = 1 << (16 * self._suit + rank)
                 if letter in self.trump_honours:
                     required |= bit
                 else:
@@ -164,9 +182,9 @@ class HandClass:
                 raise ValueError("lengths needs four entries (S, H, D, C)")
             allowed = [range(14) if x is None else range(x, x + 1) for x in self.lengths]
         if self.trump_length is not None:
-            lo, hi = _range(self.trump_length, "trump_length", 0, 13)
-            t = allowed[self.trump]
-            allowed[self.trump] = range(max(lo, t.start), min(hi, t.stop - 1) + 1)
+            lo, hi = (int(v) for v in _range(self.trump_length, "trump_length", 0, 13))
+            t = allowed[self._suit]
+            allowed[self._suit] = range(max(lo, t.start), min(hi, t.stop - 1) + 1)
         return allowed
 
     def _shape_ok(self, lengths: list[int]) -> bool:
@@ -180,7 +198,7 @@ class HandClass:
                 return False
         if self.outside_aces is not None:
             lo, hi = _range(self.outside_aces, "outside_aces", 0, 3)
-            if not lo <= card_count(hand & 0x4000400040004000 & ~(0xFFFF << 16 * self.trump)) <= hi:
+            if not lo <= card_count(hand & 0x4000400040004000 & ~(0xFFFF << 16 * self._suit)) <= hi:
                 return False
         if self.tricks is not None:
             lo, hi = _range(self.tricks, "tricks", 0, 13)

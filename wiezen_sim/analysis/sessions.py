@@ -55,8 +55,21 @@ from wiezen_sim.rules.game import HandResult, play_one_hand
 from wiezen_sim.rules.play import Policy
 from wiezen_sim.rules.ruleset import RuleSet, get_rules
 from wiezen_sim.solvers.players import highest_discard, make_player
+from wiezen_sim.vocabulary import SEATS
 
-SEATS = 4
+__all__ = [
+    "MAX_THROW_INS",
+    "Bot",
+    "SessionRecord",
+    "SessionsResult",
+    "contract_summary",
+    "make_bot",
+    "play_session",
+    "seat_bots",
+    "simulate_sessions",
+    "summarise",
+]
+
 MAX_THROW_INS = 1000  # consecutive redeals before a session gives up (bots that never bid)
 MAX_HANDS = 10_000  # hands of one session (RULES.md 1.8: commonly 16 or 24)
 MAX_SESSIONS = 10_000_000  # sessions of one simulation (their chips and log are kept in memory)
@@ -196,7 +209,7 @@ def play_session(
     dealer = int(rng.integers(SEATS)) if first_dealer is None else first_dealer
     bidders = [b.bidder for b in bots]
     players = [b.player for b in bots]
-    chips, rows = [0] * SEATS, []
+    chips, rows = [0] * SEATS, list[dict]()
     scripted = list(decks or [])
     deck = scripted.pop(0) if scripted else new_deck(rng)
     played, target, game, throw_ins = 0, hands, 1, 0
@@ -306,10 +319,11 @@ class SessionsResult:
             f"bots rotated over the seats: {', '.join(m['bots'])}",
             f"{'bot':24} {'sessions':>8} {'seat-hands':>10} {'chips/hand':>10}  {'95% t-interval':18} {'wins':>6}",
         ]
-        for r in self.summary.itertuples():
-            ci = "-" if pd.isna(r.ci_low) else f"[{r.ci_low:+.3f}, {r.ci_high:+.3f}]"
+        for r in self.summary.to_dict(orient="records"):
+            ci = "-" if pd.isna(r["ci_low"]) else f"[{r['ci_low']:+.3f}, {r['ci_high']:+.3f}]"
             lines.append(
-                f"{r.bot:24} {r.sessions:>8} {r.seat_hands:>10} {r.chips_per_hand:>+10.3f}  {ci:18} {r.win_rate:6.3f}"
+                f"{r['bot']:24} {r['sessions']:>8} {r['seat_hands']:>10} {r['chips_per_hand']:>+10.3f}  {ci:18} "
+                f"{r['win_rate']:6.3f}"
             )
         return "\n".join(lines)
 

@@ -7,6 +7,8 @@ import math
 import numpy as np
 from scipy.stats import binomtest, norm, t
 
+__all__ = ["CONFIDENCE", "mean_interval", "prob_greater", "wilson"]
+
 CONFIDENCE = 0.95
 
 

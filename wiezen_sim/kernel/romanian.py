@@ -374,10 +374,12 @@ def _complete_bids(bids, est, first, n, cards):
 
 
 @njit(cache=True)
-def advise_batch(hand, seat, n, cards, trump, deck, turned_mask, bids_so_far, n_samples, mode, sigma, seed):
-    """Weighted trick counts of the analysed seat over ``n_samples`` sampled deals.
+def advise_batch(hand, seat, n, cards, trump, deck, turned_mask, bids_so_far, seeds, mode, sigma):
+    """Weighted trick counts of the analysed seat over one sampled deal per seed word.
 
-    The unseen cards (deck minus ``hand`` minus the turned card) are dealt uniformly,
+    ``seeds``: uint64[n_samples], one generator seed per sampled deal
+    (``wiezen_sim.parallel.sample_seeds``), so that a deal never depends on the batch it
+    is in. The unseen cards (deck minus ``hand`` minus the turned card) are dealt uniformly,
     ``cards`` to each other seat (the rest stays undealt). Seats after ``seat`` bid with
     the heuristic bidder (hearing the earlier bids, the dealer's hook applied); every seat
     plays ``PLAY_AIM`` towards its own bid. ``MODE_AIM``: for every candidate bid ``b``
@@ -394,7 +396,6 @@ def advise_batch(hand, seat, n, cards, trump, deck, turned_mask, bids_so_far, n_
         (counts, sum_w2): counts float64[cards + 1, cards + 1] summed weights (see the
         module docstring), and the sum of squared weights (for the effective sample size).
     """
-    state = rng_new(seed)
     unseen = deck & ~hand & ~turned_mask
     known = np.zeros(n + 1, dtype=np.int64)  # seat n = undealt stock
     need = np.zeros(n + 1, dtype=np.int64)
@@ -410,8 +411,8 @@ def advise_batch(hand, seat, n, cards, trump, deck, turned_mask, bids_so_far, n_
     counts = np.zeros((cards + 1, cards + 1), dtype=np.float64)
     sum_w2 = 0.0
     won = np.zeros(n, dtype=np.int64)
-    for _ in range(n_samples):
-        full = sample_deal(state, known, need, unseen)
+    for i in range(seeds.shape[0]):
+        full = sample_deal(rng_new(seeds[i]), known, need, unseen)
         hands = full[:n].copy()
         w = 1.0
         if sigma > 0:

@@ -26,8 +26,24 @@ from wiezen_sim.cards import SUITS, card_count
 from wiezen_sim.rules.contracts import ACCEPT, CARTE_BLANCHE, CONTRACTS, PASS, WAIT, contract_spec
 from wiezen_sim.rules.dealing import Deal
 from wiezen_sim.rules.ruleset import RuleSet, get_rules
+from wiezen_sim.vocabulary import SEATS
 
-SEATS = 4
+__all__ = [
+    "ACES_MASK",
+    "FACES_MASK",
+    "LEVELS",
+    "SUIT_RANKING",
+    "TROEL_OVERCALLS",
+    "AuctionState",
+    "Bid",
+    "Declaration",
+    "aces",
+    "apply",
+    "legal_bids",
+    "parse_bid",
+    "start_auction",
+]
+
 ACES_MASK = sum(1 << (16 * s + 14) for s in range(4))
 FACES_MASK = sum(0b111 << (16 * s + 11) for s in range(4))  # J, Q, K of every suit
 # suit ranking for abondance levels: hearts > diamonds > clubs > spades (index = S H D C)
@@ -192,7 +208,7 @@ def start_auction(deal: Deal, rules: RuleSet | str = "tempelaere") -> AuctionSta
     if rules.carte_blanche:
         qualifiers = tuple(s for s in order if not hands[s] & FACES_MASK)
         if qualifiers:
-            return _advance(dataclasses.replace(state, phase="carte_blanche", cb_pending=qualifiers))
+            return _next_carte_blanche(dataclasses.replace(state, phase="carte_blanche", cb_pending=qualifiers))
     return _open_auction(state)
 
 
@@ -288,7 +304,7 @@ def apply(state: AuctionState, bid: Bid | str) -> AuctionState:
         if bid.name == CARTE_BLANCHE:
             return _open_auction(dataclasses.replace(state, history=history, carte_blanche=seat))
         nxt = dataclasses.replace(state, history=history, cb_pending=pending)
-        return _advance(nxt) if pending else _open_auction(nxt)
+        return _next_carte_blanche(nxt) if pending else _open_auction(nxt)
     changes: dict = {"history": history, "spoken": state.spoken | {seat}}
     if bid.name == PASS:
         changes["passed"] = state.passed | {seat}
@@ -305,10 +321,13 @@ def apply(state: AuctionState, bid: Bid | str) -> AuctionState:
     return _advance(dataclasses.replace(state, **changes), start=(seat + 1) % SEATS)
 
 
-def _advance(state: AuctionState, start: int | None = None) -> AuctionState:
-    """Find the next seat to act; finish the auction when nobody is left; auto-pass forced passes."""
-    if state.phase == "carte_blanche":
-        return dataclasses.replace(state, to_act=state.cb_pending[0])
+def _next_carte_blanche(state: AuctionState) -> AuctionState:
+    """The next qualifying seat to declare Carte Blanche or not (RULES.md 1.4 variant)."""
+    return dataclasses.replace(state, to_act=state.cb_pending[0])
+
+
+def _advance(state: AuctionState, start: int) -> AuctionState:
+    """Find the next seat to act from ``start`` on; finish the auction when nobody is left; auto-pass forced passes."""
     standing = not _open_vraag(state)
     for i in range(SEATS):
         seat = (start + i) % SEATS

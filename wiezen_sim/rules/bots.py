@@ -16,6 +16,8 @@ from wiezen_sim.rules.auction import AuctionState, Bid, legal_bids
 from wiezen_sim.rules.contracts import contract_spec
 from wiezen_sim.rules.play import PlayView, Policy, trick_winner
 
+__all__ = ["PREFERENCE", "Bidder", "misere_safe", "playing_tricks", "random_policy", "simple_bidder", "simple_policy"]
+
 Bidder = Callable[[AuctionState], Bid]
 PREFERENCE = ("troel", "solo_slim", "miserie", "abondance", "solo", "accept", "vraag")  # highest first
 
@@ -96,7 +98,8 @@ def simple_policy(view: PlayView) -> int:
     avoid = misere_declarer and view.seat in setup.side
     if not view.trick:
         return cards[0] if avoid else cards[-1]
-    winners, losers = [], []
+    winners: list[int] = []
+    losers: list[int] = []
     for card in cards:
         trick = [*view.trick, card]
         (winners if trick_winner(trick, setup.trump) == len(trick) - 1 else losers).append(card)

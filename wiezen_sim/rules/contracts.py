@@ -9,6 +9,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import overload
+
+import numpy as np
+
+from wiezen_sim.vocabulary import Objective
+
+__all__ = [
+    "CALLS",
+    "CARTE_BLANCHE",
+    "CONTRACTS",
+    "ContractSpec",
+    "FirstLead",
+    "Side",
+    "TrumpRule",
+    "contract_spec",
+    "succeeded",
+]
 
 
 class Side(StrEnum):
@@ -16,13 +33,6 @@ class Side(StrEnum):
 
     ALONE = "alone"  # 1 vs 3
     PAIR = "pair"  # 2 vs 2, tricks counted together (RULES.md 1.5)
-
-
-class Objective(StrEnum):
-    """What the declaring side needs, in tricks."""
-
-    AT_LEAST = "at_least"  # tricks >= target (vraag, solo, abondance, troel, solo slim)
-    EXACTLY = "exactly"  # tricks == target (the misère family: 0, pico: 1)
 
 
 class TrumpRule(StrEnum):
@@ -51,7 +61,8 @@ class ContractSpec:
         rank: position in the auction order of RULES.md 1.3 (1 = lowest).
         side: 1 vs 3 or 2 vs 2.
         target: tricks needed (default rules; variants may change it, RULES.md 1.4/1.5).
-        objective: at least ``target`` tricks or exactly ``target``.
+        objective: ``MAX`` (made with at least ``target`` tricks), ``MIN`` (at most:
+            the misère family, target 0) or ``EXACT`` (pico, target 1).
         trump: trump rule.
         first_lead: leader of the first trick.
         misere: member of the misère family (equal bids allowed, no trump).
@@ -73,23 +84,23 @@ class ContractSpec:
 
 
 _A, _P = Side.ALONE, Side.PAIR
-_GE, _EQ = Objective.AT_LEAST, Objective.EXACTLY
+_MAX, _MIN, _EXACT = Objective.MAX, Objective.MIN, Objective.EXACT
 
 CONTRACTS: dict[str, ContractSpec] = {
     c.name: c
     for c in (
-        ContractSpec("vraag", 1, _P, 8, _GE, TrumpRule.TURNED, FirstLead.ELDEST),
-        ContractSpec("solo", 2, _A, 5, _GE, TrumpRule.TURNED, FirstLead.ELDEST),
+        ContractSpec("vraag", 1, _P, 8, _MAX, TrumpRule.TURNED, FirstLead.ELDEST),
+        ContractSpec("solo", 2, _A, 5, _MAX, TrumpRule.TURNED, FirstLead.ELDEST),
         ContractSpec(
-            "kleine_miserie", 3, _A, 0, _EQ, TrumpRule.NONE, FirstLead.ELDEST, True, 12, switch="kleine_miserie"
+            "kleine_miserie", 3, _A, 0, _MIN, TrumpRule.NONE, FirstLead.ELDEST, True, 12, switch="kleine_miserie"
         ),
-        ContractSpec("pico", 4, _A, 1, _EQ, TrumpRule.NONE, FirstLead.ELDEST, True, switch="pico"),
-        ContractSpec("abondance", 5, _A, 9, _GE, TrumpRule.CHOICE, FirstLead.ELDEST),
-        ContractSpec("abondance_in_troef", 6, _A, 9, _GE, TrumpRule.TURNED, FirstLead.ELDEST),
-        ContractSpec("miserie", 7, _A, 0, _EQ, TrumpRule.NONE, FirstLead.ELDEST, True),
-        ContractSpec("troel", 8, _P, 8, _GE, TrumpRule.TROEL, FirstLead.TROEL_PARTNER),
-        ContractSpec("open_miserie", 9, _A, 0, _EQ, TrumpRule.NONE, FirstLead.ELDEST, True),
-        ContractSpec("solo_slim", 10, _A, 13, _GE, TrumpRule.CHOICE, FirstLead.DECLARER),
+        ContractSpec("pico", 4, _A, 1, _EXACT, TrumpRule.NONE, FirstLead.ELDEST, True, switch="pico"),
+        ContractSpec("abondance", 5, _A, 9, _MAX, TrumpRule.CHOICE, FirstLead.ELDEST),
+        ContractSpec("abondance_in_troef", 6, _A, 9, _MAX, TrumpRule.TURNED, FirstLead.ELDEST),
+        ContractSpec("miserie", 7, _A, 0, _MIN, TrumpRule.NONE, FirstLead.ELDEST, True),
+        ContractSpec("troel", 8, _P, 8, _MAX, TrumpRule.TROEL, FirstLead.TROEL_PARTNER),
+        ContractSpec("open_miserie", 9, _A, 0, _MIN, TrumpRule.NONE, FirstLead.ELDEST, True),
+        ContractSpec("solo_slim", 10, _A, 13, _MAX, TrumpRule.CHOICE, FirstLead.DECLARER),
     )
 }
 
@@ -110,7 +121,27 @@ def contract_spec(name: str) -> ContractSpec:
         raise ValueError(f"unknown contract {name!r}; known: {', '.join(CONTRACTS)}") from None
 
 
-def succeeded(spec: ContractSpec, tricks: int, target: int | None = None) -> bool:
-    """Whether the declaring side made the contract with ``tricks`` tricks (RULES.md 1.3)."""
+@overload
+def succeeded(spec: ContractSpec, tricks: int, target: int | None = None) -> bool: ...
+@overload
+def succeeded(spec: ContractSpec, tricks: np.ndarray, target: int | np.ndarray | None = None) -> np.ndarray: ...
+def succeeded(spec, tricks, target=None):
+    """Whether the declaring side made the contract with ``tricks`` tricks (RULES.md 1.3).
+
+    Args:
+        spec: the contract's row; its ``objective`` decides: at least (``MAX``), at
+            most (``MIN``) or exactly (``EXACT``) the target.
+        tricks: the declaring side's tricks: an int, or an int array (one per deal).
+        target: the tricks needed when the rules or the deal change it (vraag for 9,
+            a troel free lead, an abondance level; ``RuleSet.target``); default
+            ``spec.target``. An int or an array broadcasting against ``tricks``.
+
+    Returns:
+        ``bool``, or a bool array of the shape of ``tricks``.
+    """
     need = spec.target if target is None else target
-    return tricks == need if spec.objective is Objective.EXACTLY else tricks >= need
+    if spec.objective is Objective.MAX:
+        return tricks >= need
+    if spec.objective is Objective.MIN:
+        return tricks <= need
+    return tricks == need

@@ -11,9 +11,22 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from wiezen_sim.cards import FULL_DECK, card_rank, card_suit, cards_of
+from wiezen_sim.cards import FULL_DECK, SUITS, card_rank, card_suit, cards_of
+from wiezen_sim.vocabulary import SEATS
 
-SEATS = 4
+__all__ = [
+    "PACKETS",
+    "VUILBAK_DISCARDS",
+    "VUILBAK_PACKETS",
+    "Deal",
+    "DiscardPolicy",
+    "deal_packets",
+    "deal_vuilbak",
+    "gather_and_cut",
+    "lowest_cards_discard",
+    "new_deck",
+]
+
 PACKETS = (4, 4, 5)
 VUILBAK_PACKETS = (4, 4, 4, 5)  # 17 cards to each opponent of the dealer
 VUILBAK_DISCARDS = 4
@@ -100,7 +113,7 @@ def lowest_cards_discard(hand: int) -> list[int]:
     A plain heuristic: keep high cards and long suits; the discarding player does
     not know trump yet (the dealer's card is face down, RULES.md 1.2).
     """
-    lengths = [sum(1 for c in cards_of(hand) if card_suit(c) == s) for s in range(SEATS)]
+    lengths = [sum(1 for c in cards_of(hand) if card_suit(c) == s) for s in range(len(SUITS))]
     ordered = sorted(cards_of(hand), key=lambda c: (card_rank(c), lengths[card_suit(c)], card_suit(c)))
     return ordered[:VUILBAK_DISCARDS]
 

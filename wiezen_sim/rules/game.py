@@ -25,6 +25,8 @@ from wiezen_sim.rules.play import (
 )
 from wiezen_sim.rules.ruleset import RuleSet
 
+__all__ = ["QUEEN", "HandResult", "play_one_hand", "settle_hand"]
+
 QUEEN = 12
 
 
@@ -93,7 +95,9 @@ def play_one_hand(
     """
     state = start_auction(deal, rules)
     while not state.done:
-        state = apply(state, bidders[state.to_act](state))
+        seat = state.to_act
+        assert seat is not None  # a seat is to act until the auction is done
+        state = apply(state, bidders[seat](state))
     if state.thrown_in and (rules.all_pass != "ronde_pas" or state.carte_blanche is not None):
         return HandResult(deal, state, None, None, [0, 0, 0, 0])
     game = ronde_pas if state.thrown_in else None

@@ -9,8 +9,10 @@ from collections.abc import Sequence
 
 from wiezen_sim.rules.contracts import Side, contract_spec, succeeded
 from wiezen_sim.rules.ruleset import RuleSet
+from wiezen_sim.vocabulary import SEATS
 
-SEATS = 4
+__all__ = ["ALL_TRICKS", "add_payments", "contract_value", "settle", "settle_ronde_pas"]
+
 ALL_TRICKS = 13
 
 

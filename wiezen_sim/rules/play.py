@@ -11,13 +11,32 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from wiezen_sim.cards import card_rank, card_suit, cards_of, suit_holding
+from wiezen_sim.cards import SUITS, card_rank, card_suit, cards_of, suit_holding
 from wiezen_sim.rules.auction import Declaration, aces
 from wiezen_sim.rules.contracts import FirstLead, Side, TrumpRule, contract_spec
 from wiezen_sim.rules.dealing import Deal
 from wiezen_sim.rules.ruleset import RuleSet
+from wiezen_sim.vocabulary import SEATS
 
-SEATS = 4
+__all__ = [
+    "HEARTS",
+    "MISSING_CARD_ORDER",
+    "PlayRecord",
+    "PlaySetup",
+    "PlayView",
+    "Policy",
+    "TroelSetup",
+    "default_discard",
+    "legal_cards",
+    "longest_suit",
+    "play_hand",
+    "ronde_pas_setup",
+    "setup_play",
+    "suit_mask",
+    "trick_winner",
+    "troel_setup",
+]
+
 HEARTS = 1
 # highest card the four-ace declarer lacks: kings in the order ♥ ♦ ♣ ♠, then queens, …
 MISSING_CARD_ORDER = [16 * s + r for r in range(13, 1, -1) for s in (1, 2, 3, 0)]
@@ -93,7 +112,7 @@ def troel_setup(hands: Sequence[int], holder: int, rules: RuleSet) -> TroelSetup
     """
     n_aces = aces(hands[holder])
     if n_aces == 3:
-        ace = next(16 * s + 14 for s in range(SEATS) if not hands[holder] >> (16 * s + 14) & 1)
+        ace = next(16 * s + 14 for s in range(len(SUITS)) if not hands[holder] >> (16 * s + 14) & 1)
         target = rules.target("troel")
     elif n_aces == 4:
         if rules.four_ace_partner == "highest_heart":
@@ -139,7 +158,7 @@ class PlaySetup:
 
 def longest_suit(hand: int) -> int:
     """Default declarer trump choice: the longest suit, ties by the higher holding."""
-    return max(range(SEATS), key=lambda s: (suit_holding(hand, s).bit_count(), suit_holding(hand, s)))
+    return max(range(len(SUITS)), key=lambda s: (suit_holding(hand, s).bit_count(), suit_holding(hand, s)))
 
 
 def setup_play(

@@ -30,8 +30,39 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Any
 
 from wiezen_sim.cards import SUIT_LANE, card_name
+
+__all__ = [
+    "MAX_CARDS",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "ONE_CARD_MODES",
+    "SCORING_PRESETS",
+    "SEQUENCES",
+    "SPECIAL_DEALS",
+    "VISIBILITIES",
+    "DealSpec",
+    "RomanianRules",
+    "RomanianScoring",
+    "StreakCounter",
+    "check_bids",
+    "check_cards",
+    "check_cards_in_deck",
+    "check_players",
+    "counts_for_streak",
+    "deal_score",
+    "deal_sequence",
+    "deck_mask",
+    "forbidden_bid",
+    "game_winners",
+    "get_scoring",
+    "has_trump",
+    "legal_bids",
+    "lowest_rank",
+    "score_game",
+]
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 6
@@ -226,7 +257,7 @@ class RomanianScoring:
             if getattr(self, f) < 0:
                 raise ValueError(f"{f} must be ≥ 0")
 
-    def replace(self, **changes: object) -> RomanianScoring:
+    def replace(self, **changes: Any) -> RomanianScoring:
         """A copy with some fields changed (validated)."""
         return dataclasses.replace(self, **changes)
 

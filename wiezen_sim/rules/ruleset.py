@@ -14,8 +14,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 from wiezen_sim.rules.contracts import CONTRACTS, contract_spec
+
+__all__ = ["PAYMENTS_DIR", "PRESETS", "PaymentRule", "PaymentTable", "RuleSet", "get_rules"]
 
 PAYMENTS_DIR = Path(__file__).with_name("payments")
 
@@ -179,7 +182,7 @@ class RuleSet:
         spec = contract_spec(contract)
         return self.vraag_tricks if contract in ("vraag", "troel") else spec.target
 
-    def replace(self, **changes: object) -> RuleSet:
+    def replace(self, **changes: Any) -> RuleSet:
         """A copy with some switches changed (validated)."""
         return dataclasses.replace(self, **changes)
 

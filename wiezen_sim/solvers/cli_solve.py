@@ -34,16 +34,10 @@ import numpy as np
 
 from wiezen_sim.cards import PBN_SEATS, card_name, card_rank, card_suit, deal_name, parse_card, parse_deal
 from wiezen_sim.pbn import PbnGame, read_pbn, write_pbn
-from wiezen_sim.solvers.dd import (
-    DDSolver,
-    Objective,
-    Replay,
-    check_position,
-    parse_objective,
-    parse_side,
-    parse_trump,
-    replay,
-)
+from wiezen_sim.solvers.dd import DDSolver, Replay, check_position, parse_side, replay
+from wiezen_sim.vocabulary import Objective, parse_objective, parse_trump
+
+__all__ = ["add_solve_command", "cmd_solve"]
 
 STRAINS = ("S", "H", "D", "C", "NT")  # rows of a table, DDS's order
 
@@ -156,8 +150,8 @@ def _table_output(args: argparse.Namespace, deals: list[_Deal], games: list[PbnG
     return _render(records, args.format, lines)
 
 
-def _describe(obj: Objective) -> str:
-    return f"exactly {obj.k}" if obj.kind == "exact" else f"{obj.kind} tricks"
+def _describe(goal: Objective, k: int) -> str:
+    return f"exactly {k}" if goal is Objective.EXACT else f"{goal.value} tricks"
 
 
 def cmd_solve(args: argparse.Namespace) -> None:
@@ -174,14 +168,15 @@ def cmd_solve(args: argparse.Namespace) -> None:
                 raise ValueError(f"{d.where}{exc}") from None
         print(_table_output(args, deals, games, [solver.table(d.hands, args.alone) for d in deals]))
         return
-    trump, side, obj = parse_trump(args.trump), parse_side(args.side), parse_objective(args.objective or "max")
+    trump, side = parse_trump(args.trump), parse_side(args.side)
+    goal, k = parse_objective(args.objective or "max")
     positions: list[Replay] = []
     for d in deals:
         try:
             r = replay(d.hands, trump, args.leader, played or ())
             to_play = int(r.hands[(r.leader + len(r.trick)) % 4]).bit_count()
-            if obj.kind == "exact" and obj.k > to_play:
-                raise ValueError(f"exact:{obj.k} asks for more tricks than the {to_play} to play")
+            if goal is Objective.EXACT and k > to_play:
+                raise ValueError(f"exact:{k} asks for more tricks than the {to_play} to play")
             if args.cards and to_play == 0:
                 raise ValueError("every card has been played: no card left to choose")
             positions.append(r)
@@ -195,10 +190,10 @@ def cmd_solve(args: argparse.Namespace) -> None:
         if played is not None:
             won = sum(w for s, w in enumerate(r.won) if side >> s & 1)
             head |= {"played": len(played), "won": won, "trick": trick_no, "to_play": seat}
-        label = _describe(obj) + ("" if played is None else f" from trick {trick_no}")
+        label = _describe(goal, k) + ("" if played is None else f" from trick {trick_no}")
         prefix = d.text + ("" if played is None else f"\tplayed {len(played)}, side won {head['won']}")
         if args.cards:
-            values = solver.card_values(r.hands, trump, r.leader, side, obj, trick=r.trick)
+            values = solver.card_values(r.hands, trump, r.leader, side, goal, k, trick=r.trick)
             cards = sorted(values, key=_card_order)
             if args.format == "csv":
                 records += [{**head, "to_play": seat, "card": card_name(c), "result": values[c]}
@@ -209,8 +204,8 @@ def cmd_solve(args: argparse.Namespace) -> None:
                 lines.append(f"{prefix}\tseat {seat} to play, {label} after each card:")
                 lines += [f"  {card_name(c)}\t{_fmt(values[c])}" for c in cards]
         else:
-            result = solver.solve(r.hands, trump, r.leader, side, obj, trick=r.trick)
-            records.append({**head, ("success" if obj.kind == "exact" else "tricks"): result})
+            result = solver.solve(r.hands, trump, r.leader, side, goal, k, trick=r.trick)
+            records.append({**head, ("success" if goal is Objective.EXACT else "tricks"): result})
             lines.append(f"{prefix}\t{label}: {_fmt(result)}")
     print(_render(records, args.format, lines))
 

@@ -2,12 +2,14 @@
 
 Friendly, validating wrappers around the numba search in
 :mod:`wiezen_sim.kernel.dd`. A *position* is four hands (int masks in seat order
-0..3 — for a PBN deal string that is N, E, S, W), the trump suit, the leader of the
-current trick and the cards already played to it. The *side* is a set of seats (1 vs 3,
-or 2 vs 2 with partners in any seats). Results are in tricks counted from the current
-trick on (for a fresh deal: all 13, or as many as each hand holds).
+0..3 — for a PBN deal string that is N, E, S, W), the trump suit (0..3 = S H D C, or
+``None`` for no trump; :func:`wiezen_sim.vocabulary.parse_trump` reads ``"NT"`` and the
+letters), the leader of the current trick and the cards already played to it. The
+*side* is a set of seats (1 vs 3, or 2 vs 2 with partners in any seats). Results are in
+tricks counted from the current trick on (for a fresh deal: all 13, or as many as each
+hand holds).
 
-Objectives:
+Objectives (:class:`wiezen_sim.vocabulary.Objective`):
 
 * ``"max"`` — the most tricks the side can force (vraag, solo, abondance, troel, solo slim);
 * ``"min"`` — the fewest tricks the side can hold itself to (the misère family);
@@ -27,23 +29,23 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from wiezen_sim.cards import FULL_DECK, SUITS, card_name, check_disjoint, parse_card, parse_deal
+from wiezen_sim.cards import FULL_DECK, card_name, check_disjoint, parse_card, parse_deal
 from wiezen_sim.kernel import dd as _k
 from wiezen_sim.kernel.playout import POLICY_HEURISTIC, rng_new
 from wiezen_sim.kernel.playout import playout as _playout
 from wiezen_sim.kernel.trick import trick_winner
+from wiezen_sim.vocabulary import Objective, parse_objective, parse_trump
 
 __all__ = [
     "DDSolver",
-    "Objective",
+    "NodeLimitExceeded",
     "Replay",
     "can_force",
     "card_values",
+    "check_position",
     "dd_table",
     "from_endplay",
-    "parse_objective",
     "parse_side",
-    "parse_trump",
     "replay",
     "solve",
     "solve_batch",
@@ -54,66 +56,12 @@ DEFAULT_TT_MB = 256
 MAX_TT_MB = 1 << 20  # 1 TB: beyond any machine; a table too large for this one raises MemoryError
 _ENTRY_BYTES = 8 * 8  # one row of the table: key, chain link, bounds, chain head + patterns (see kernel/dd.py)
 
-Hands = str | Sequence[int]
+Hands = str | Sequence[int] | np.ndarray
 TrumpLike = int | str | None
-SideLike = int | Iterable[int]
+SideLike = int | str | Iterable[int]
 
-
-@dataclass(frozen=True)
-class Objective:
-    """What the side plays for: ``kind`` is ``"max"``, ``"min"`` or ``"exact"`` (with ``k``)."""
-
-    kind: str = "max"
-    k: int = 0
-
-
-def parse_objective(objective: str | Objective, k: int | None = None) -> Objective:
-    """``"max"``, ``"min"``, ``"exact:K"`` or ``"exact"`` with ``k`` → :class:`Objective`.
-
-    Raises:
-        ValueError: unknown objective or a missing/invalid ``k``.
-    """
-    if isinstance(objective, Objective):
-        return objective
-    text = str(objective).strip().lower()
-    if text in ("max", "min"):
-        return Objective(text)
-    if text.startswith("exact"):
-        rest = text[5:]
-        if rest.startswith(":"):
-            digits = rest[1:]
-            if not (digits.isascii() and digits.isdigit()):
-                raise ValueError(f"bad objective {objective!r}: expected exact:K with an integer K")
-            k = int(digits)
-        elif rest:
-            raise ValueError(f"unknown objective {objective!r} (max, min, exact:K)")
-        if k is None or not 0 <= k <= 13:
-            raise ValueError(f"objective {objective!r} needs a trick count K in 0..13")
-        return Objective("exact", int(k))
-    raise ValueError(f"unknown objective {objective!r} (max, min, exact:K)")
-
-
-def parse_trump(trump: TrumpLike) -> int:
-    """``"S" "H" "D" "C"`` / 0..3 → suit index; ``"NT"``, ``None`` or -1 → -1 (no trump).
-
-    Raises:
-        ValueError: anything else.
-    """
-    if trump is None:
-        return -1
-    if isinstance(trump, (int, np.integer)) and not isinstance(trump, bool):
-        if -1 <= int(trump) <= 3:
-            return int(trump)
-        raise ValueError(f"trump suit must be 0..3 or -1, got {trump}")
-    text = str(trump).strip().upper()
-    if text in ("NT", "N", "NONE", "-", "SA"):
-        return -1
-    symbols = {"♠": 0, "♥": 1, "♦": 2, "♣": 3}
-    if text in symbols:
-        return symbols[text]
-    if len(text) == 1 and text in SUITS:
-        return SUITS.index(text)
-    raise ValueError(f"unknown trump {trump!r} (S, H, D, C or NT)")
+_KERNEL_NO_TRUMP = -1  # the kernel's code for no trump (the public value is None)
+_KERNEL_OBJECTIVE = {Objective.MAX: _k.OBJ_MAX, Objective.MIN: _k.OBJ_MIN, Objective.EXACT: _k.OBJ_EXACT}
 
 
 def parse_side(side: SideLike) -> int:
@@ -125,9 +73,12 @@ def parse_side(side: SideLike) -> int:
         ValueError: unknown seat (an empty one too, as in ``"0,,2"``), a seat given twice,
             or an empty/full side.
     """
-    if isinstance(side, (int, np.integer)) and not isinstance(side, bool):
+    if isinstance(side, bool):
+        raise ValueError(f"a side is its seats or a seat mask, got {side!r}")
+    if isinstance(side, (int, np.integer)):
         mask = int(side)
     else:
+        seats: list[str] | list[int]
         if isinstance(side, str):
             seats = [c.strip() for c in side.split(",")] if "," in side else list(side.replace(" ", ""))
         else:
@@ -139,7 +90,7 @@ def parse_side(side: SideLike) -> int:
             else:
                 seat = int(s) if isinstance(s, (int, np.integer)) and not isinstance(s, bool) else -1
             if not 0 <= seat <= 3:
-                raise ValueError(f"unknown seat {s!r} in side {side!r} (seats are 0..3)")
+                raise ValueError(f"unknown seat {s!r} in side {side!r} (seats are 0..3, the PBN order N E S W)")
             if (mask >> seat) & 1:
                 raise ValueError(f"seat {seat} given twice in side {side!r}")
             mask |= 1 << seat
@@ -149,6 +100,7 @@ def parse_side(side: SideLike) -> int:
 
 
 def _parse_hands(hands: Hands) -> np.ndarray:
+    masks: tuple[int, ...]
     if isinstance(hands, str):
         masks = parse_deal(hands, cards_per_hand=None)
     else:
@@ -177,7 +129,7 @@ def _parse_trick(trick: Iterable[int | str]) -> list[int]:
 @dataclass
 class _Position:
     hands: np.ndarray  # int64[4] masks, seat order
-    trump: int  # -1 or 0..3
+    trump: int  # the kernel's code: 0..3, or -1 for no trump
     leader: int  # leader of the current trick
     trick: np.ndarray  # int64[4]: trick[:n_trick] played from leader
     n_trick: int
@@ -281,9 +233,10 @@ def _position(hands: Hands, trump: TrumpLike, leader: int, trick: Iterable[int |
         r = replay(hands, trump, leader, played)
         hands, leader, trick = r.hands, r.leader, r.trick
     h = _parse_hands(hands)
-    t = parse_trump(trump)
+    suit = parse_trump(trump)
+    t = _KERNEL_NO_TRUMP if suit is None else suit
     if isinstance(leader, bool) or not isinstance(leader, (int, np.integer)) or not 0 <= int(leader) <= 3:
-        raise ValueError(f"leader must be a seat 0..3, got {leader!r}")
+        raise ValueError(f"leader must be a seat 0..3 (the PBN order N E S W), got {leader!r}")
     leader = int(leader)
     cards = _parse_trick(trick)
     played = 0
@@ -424,7 +377,7 @@ class DDSolver:
         Args:
             hands: a PBN deal string (``"N:... ... ... ..."``, any equal number of cards per
                 hand) or four int masks in seat order 0..3.
-            trump: ``"S" "H" "D" "C"``/0..3, or ``"NT"``/``None``/-1.
+            trump: 0..3 or ``"S" "H" "D" "C"``, or ``None``/``"NT"`` for no trump.
             leader: seat (0..3) leading the current trick.
             side: the side's seats (e.g. ``(0, 2)`` or ``"02"``) or a seat mask.
             objective: ``"max"``, ``"min"``, ``"exact:K"`` (or ``"exact"`` with ``k``).
@@ -442,23 +395,22 @@ class DDSolver:
             NodeLimitExceeded: the search passed ``node_limit`` (the same for every method).
         """
         pos = _position(hands, trump, leader, trick, played)
-        obj = parse_objective(objective, k)
+        goal, k = parse_objective(objective, k)
         side_mask = parse_side(side)
-        return self._solve(pos, side_mask, obj)
+        return self._solve(pos, side_mask, goal, k)
 
-    def _solve(self, pos: _Position, side_mask: int, obj: Objective) -> int | bool:
+    def _solve(self, pos: _Position, side_mask: int, goal: Objective, k: int) -> int | bool:
         self._prepare(pos.trump, pos.hands)
-        code = {"max": _k.OBJ_MAX, "min": _k.OBJ_MIN, "exact": _k.OBJ_EXACT}[obj.kind]
         guess = pos.tricks_left // 2
-        if obj.kind == "max" and pos.n_trick == 0 and pos.tricks_left > 2:
+        if goal is Objective.MAX and pos.n_trick == 0 and pos.tricks_left > 2:
             # first zero-window target: one more than the side's tricks in a greedy playout
             # (the failing test is mostly cheap and leaves upper bounds in the table; on three
             # sets of 200 list1000 deals 2-5 % less time in total than the count itself)
             tricks = _playout(pos.hands, 4, pos.leader, pos.trump, 0, side_mask, POLICY_HEURISTIC, rng_new(0))
             guess = int(sum(tricks[s] for s in range(4) if side_mask >> s & 1)) + 1
-        v = self._run(_k.dd_solve, pos.hands, pos.trump, side_mask, code, obj.k, pos.leader, pos.trick, pos.n_trick,
-                      guess)  # fmt: skip
-        return bool(v) if obj.kind == "exact" else int(v)
+        v = self._run(_k.dd_solve, pos.hands, pos.trump, side_mask, _KERNEL_OBJECTIVE[goal], k, pos.leader, pos.trick,
+                      pos.n_trick, guess)  # fmt: skip
+        return bool(v) if goal is Objective.EXACT else int(v)
 
     def can_force(
         self,
@@ -467,7 +419,7 @@ class DDSolver:
         leader: int,
         side: SideLike,
         target: int,
-        objective: str = "max",
+        objective: str | Objective = "max",
         trick: Iterable[int | str] = (),
         played: Iterable[int | str] = (),
     ) -> bool:
@@ -492,6 +444,26 @@ class DDSolver:
         return bool(self._run(_k.dd_test, pos.hands, pos.trump, side_mask, side_mask, lo, hi, pos.leader, pos.trick,
                               pos.n_trick))  # fmt: skip
 
+    def can_make(
+        self,
+        hands: Hands,
+        trump: TrumpLike,
+        leader: int,
+        side: SideLike,
+        objective: Objective,
+        target: int,
+        trick: Iterable[int | str] = (),
+    ) -> bool:
+        """Whether the side makes ``target`` tricks under a contract's ``objective`` (RULES.md 1.3).
+
+        ``MAX``: at least ``target`` (:meth:`can_force`, ``"max"``); ``MIN``: at most
+        ``target`` (:meth:`can_force`, ``"min"``); ``EXACT``: exactly ``target``
+        (:meth:`solve`, ``"exact"``). Arguments and errors as in :meth:`solve`.
+        """
+        if objective is Objective.EXACT:
+            return bool(self.solve(hands, trump, leader, side, Objective.EXACT, target, trick))
+        return self.can_force(hands, trump, leader, side, target, objective, trick)
+
     def card_values(
         self,
         hands: Hands,
@@ -512,14 +484,13 @@ class DDSolver:
         pos = _position(hands, trump, leader, trick, played)
         if pos.tricks_left == 0:
             raise ValueError("no cards left to play")
-        obj = parse_objective(objective, k)
+        goal, k = parse_objective(objective, k)
         side_mask = parse_side(side)
         self._prepare(pos.trump, pos.hands)
-        code = {"max": _k.OBJ_MAX, "min": _k.OBJ_MIN, "exact": _k.OBJ_EXACT}[obj.kind]
         out = np.empty(64, dtype=np.int64)
-        self._run(_k.dd_card_values, pos.hands, pos.trump, side_mask, code, obj.k, pos.leader, pos.trick, pos.n_trick,
-                  extra=(out,))  # fmt: skip
-        return {c: (bool(v) if obj.kind == "exact" else int(v)) for c, v in enumerate(out) if v >= 0}
+        self._run(_k.dd_card_values, pos.hands, pos.trump, side_mask, _KERNEL_OBJECTIVE[goal], k, pos.leader, pos.trick,
+                  pos.n_trick, extra=(out,))  # fmt: skip
+        return {c: (bool(v) if goal is Objective.EXACT else int(v)) for c, v in enumerate(out) if v >= 0}
 
     def table(self, hands: Hands, alone: bool = False) -> np.ndarray:
         """The 20-result double-dummy table of a deal, partners opposite (0–2, 1–3).
@@ -531,7 +502,7 @@ class DDSolver:
         """
         h = _parse_hands(hands)
         out = np.zeros((5, 4), dtype=np.int64)
-        for si, trump in enumerate((0, 1, 2, 3, -1)):
+        for si, trump in enumerate((0, 1, 2, 3, None)):
             for decl in range(4):
                 side = (1 << decl) | (0 if alone else 1 << ((decl + 2) % 4))
                 out[si, decl] = self.solve(h, trump, (decl + 1) % 4, side)
@@ -572,7 +543,7 @@ def can_force(
     leader: int,
     side: SideLike,
     target: int,
-    objective: str = "max",
+    objective: str | Objective = "max",
     trick: Iterable[int | str] = (),
     played: Iterable[int | str] = (),
 ) -> bool:
@@ -622,7 +593,7 @@ def solve_batch(
         ValueError: naming the index of the first bad deal.
     """
     solver = DDSolver(tt_mb=tt_mb)
-    obj = parse_objective(objective, k)
+    goal, k = parse_objective(objective, k)
     side_mask = parse_side(side)
     out = []
     for i, deal in enumerate(deals):
@@ -630,7 +601,7 @@ def solve_batch(
             pos = _position(deal, trump, leader, ())
         except ValueError as exc:
             raise ValueError(f"deal {i}: {exc}") from None
-        out.append(int(solver._solve(pos, side_mask, obj)))
+        out.append(int(solver._solve(pos, side_mask, goal, k)))
     return np.array(out, dtype=np.int64)
 
 
@@ -665,4 +636,4 @@ def solve_kleine_miserie(
         h[seat] &= ~(1 << c)
     if isinstance(declarer, bool) or not isinstance(declarer, (int, np.integer)) or not 0 <= declarer <= 3:
         raise ValueError(f"declarer must be a seat 0..3, got {declarer!r}")
-    return int((solver or _solver()).solve(h, -1, leader, 1 << int(declarer), "min"))
+    return int((solver or _solver()).solve(h, None, leader, 1 << int(declarer), Objective.MIN))

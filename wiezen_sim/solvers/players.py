@@ -57,15 +57,35 @@ import numpy as np
 
 from wiezen_sim.cards import FULL_DECK, card_count, card_rank, card_suit, cards_of, suit_holding
 from wiezen_sim.rules.auction import Declaration
-from wiezen_sim.rules.contracts import Objective as Goal
 from wiezen_sim.rules.contracts import contract_spec
 from wiezen_sim.rules.dealing import Deal
 from wiezen_sim.rules.play import PlayRecord, PlayView, play_hand, setup_play, suit_mask, trick_winner
 from wiezen_sim.rules.ruleset import RuleSet, get_rules
 from wiezen_sim.solvers.dd import DDSolver, NodeLimitExceeded
 from wiezen_sim.solvers.worlds import InfoSet, observe, sample_world
+from wiezen_sim.vocabulary import SEATS, Objective
 
-SEATS = 4
+__all__ = [
+    "DEFAULT_WORLDS",
+    "HONOURS",
+    "MAX_WORLDS",
+    "PIMC_NODE_LIMIT",
+    "PIMC_TT_MB",
+    "PLAYERS",
+    "PimcPlayer",
+    "Player",
+    "RandomPlayer",
+    "card_classes",
+    "check_worlds",
+    "decided",
+    "heuristic_card",
+    "highest_discard",
+    "make_player",
+    "pimc_scores",
+    "pimc_solver",
+    "play_deal",
+]
+
 HONOURS = (11, 12, 13)  # J Q K: "cover an honour"
 PLAYERS = ("random", "heuristic", "pimc")
 DEFAULT_WORLDS = 16
@@ -98,7 +118,7 @@ def _side_tricks(view: PlayView) -> int:
     return sum(winner in view.setup.side for _, _, winner in view.history)
 
 
-def _goal(view: PlayView) -> Goal | None:
+def _goal(view: PlayView) -> Objective | None:
     """The declaring side's objective (None for a Ronde Pas game)."""
     if not view.setup.contracts:
         return None
@@ -138,7 +158,7 @@ def heuristic_card(view: PlayView) -> int:
         return legal[0]
     goal = _goal(view)
     declarer = view.seat in view.setup.side
-    misere = goal is Goal.EXACTLY
+    misere = goal in (Objective.MIN, Objective.EXACT)
     if misere and declarer:
         return _misere_declarer(view, legal, trump)
     if misere:
@@ -158,7 +178,7 @@ def _trick_taker(view: PlayView, legal: list[int], trump: int | None, declarer: 
         side_masters = [c for c in masters if card_suit(c) != trump]
         if side_masters:
             return side_masters[0]
-        suits = [s for s in range(4) if suit_holding(view.hand, s) and s != trump] or [trump]
+        suits = [s for s in range(4) if suit_holding(view.hand, s) and s != trump] or ([] if trump is None else [trump])
         longest = max(suits, key=lambda s: (card_count(suit_holding(view.hand, s)), -s))
         return _low([c for c in legal if card_suit(c) == longest], trump)
     side = view.setup.side
@@ -260,13 +280,13 @@ def check_worlds(worlds: int) -> int:
     return int(worlds)
 
 
-def _levels(goal: Goal, need: int, tie_window: int) -> tuple[tuple[str, int], list[tuple[str, int]]]:
+def _levels(goal: Objective, need: int, tie_window: int) -> tuple[tuple[str, int], list[tuple[str, int]]]:
     """The primary question and the tie-break questions, as (kind, tricks) pairs.
 
     kind ``ge``: the declaring side can still take ≥ tricks more; ``le``: it can hold
     itself to ≤ tricks more; ``eq``: exactly.
     """
-    if goal is Goal.AT_LEAST:
+    if goal is Objective.MAX:
         kind = "ge"
     elif need == 0 or need < 0:
         kind = "le"  # the misère family (and a pico already made or broken): avoid tricks
@@ -308,7 +328,7 @@ def pimc_scores(
     leader: int,
     trick: Sequence[int],
     side: Sequence[int],
-    goal: Goal,
+    goal: Objective,
     need: int,
     candidates: Sequence[int],
     worlds: int,
@@ -525,12 +545,12 @@ def highest_discard(hand: int) -> int:
     return max(cards_of(hand), key=lambda c: (card_rank(c), card_count(suit_holding(hand, card_suit(c)))))
 
 
-def decided(record_tricks: Sequence[tuple[int, list[int], int]], side: Sequence[int], goal: Goal, target: int,
+def decided(record_tricks: Sequence[tuple[int, list[int], int]], side: Sequence[int], goal: Objective, target: int,
             n_tricks: int) -> bool:  # fmt: skip
     """Whether the finished tricks already decide success or failure of the contract."""
     won = sum(winner in side for _, _, winner in record_tricks)
     left = n_tricks - len(record_tricks)
-    if goal is Goal.AT_LEAST:
+    if goal is Objective.MAX:
         return won >= target or won + left < target
     return won > target or won + left < target
 
@@ -547,7 +567,7 @@ class _UntilDecided(Player):
     def __call__(self, view: PlayView) -> int:
         s = view.setup
         _, target = _trump_and_target(view)
-        if decided(view.history, s.side, _goal(view) or Goal.AT_LEAST, target, s.n_tricks):
+        if decided(view.history, s.side, _goal(view) or Objective.MAX, target, s.n_tricks):
             return cards_of(view.legal)[0]
         return self.inner(view)
 
@@ -599,12 +619,14 @@ def play_deal(
     else:
         spec = contract_spec(contract)
         first = (deal.dealer + 1) % SEATS if declarer is None else declarer
-        seats = (first,) if spec.side.value == "alone" or spec.name == "troel" else (first, partner)
-        if partner is None and len(seats) == 2:
-            raise ValueError(f"{spec.name} needs partner=SEAT (the seat that accepts, 0..3)")
+        seats: tuple[int, ...] = (first,)
+        if spec.side.value == "pair" and spec.name != "troel":
+            if partner is None:
+                raise ValueError(f"{spec.name} needs partner=SEAT (the seat that accepts, 0..3)")
+            seats = (first, partner)
         if any(not 0 <= s < SEATS for s in seats) or len(set(seats)) != len(seats):
             raise ValueError(f"{spec.name} needs distinct declaring seats 0..3, got {seats}")
-        declaration = Declaration(spec.name, seats, trump=trump)  # type: ignore[arg-type]
+        declaration = Declaration(spec.name, seats, trump=trump)
     setup = setup_play([declaration], deal, rule_set)
     if isinstance(policies, (str, Player)):
         specs = [policies] * SEATS

@@ -19,8 +19,9 @@ import numpy as np
 from wiezen_sim.cards import card_count, suit_holding
 from wiezen_sim.kernel import worlds as _kw
 from wiezen_sim.kernel.playout import rng_new
+from wiezen_sim.vocabulary import SEATS
 
-SEATS = 4
+__all__ = ["InfoSet", "count_worlds", "observe", "sample_world"]
 
 
 @dataclass(frozen=True)

@@ -20,12 +20,13 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-import wiezen_sim.romanian as romanian_api  # the one import of the Romanian advisor (its module may move)
-from wiezen_sim.analysis.advise import METHODS, SEAT_NAMES, check_position, seat_index
+import wiezen_sim.analysis.romanian as romanian_api  # the one import of the Romanian advisor
+from wiezen_sim.analysis.advise import METHODS, check_position
 from wiezen_sim.cards import card_name, cards_of, parse_card, parse_hand
 from wiezen_sim.rules.romanian import SCORING_PRESETS, check_bids, check_cards, check_cards_in_deck, check_players
 from wiezen_sim.rules.ruleset import PRESETS
 from wiezen_sim.solvers.players import check_worlds
+from wiezen_sim.vocabulary import SEAT_NAMES, parse_seat
 
 MAX_SAMPLES = {"wiezen": 100_000, "romanian": 1_000_000}
 MAX_SEED = 2**53 - 1
@@ -129,7 +130,7 @@ def check_wiezen(form: Mapping[str, str]) -> Checked:
     mask = _hand(checked, hand_text)
     if mask is not None:
         _run(checked, "hand", parse_hand, hand_text, 13)
-    seat = _run(checked, "seat", seat_index, _text(form, kind, "seat"))
+    seat = _run(checked, "seat", parse_seat, _text(form, kind, "seat"))
     card = _card(checked, _text(form, kind, "turned"), "turned")
     if not checked.errors:  # the turned card against the hand and the seat (RULES.md 1.2)
         _run(checked, "turned", check_position, mask, seat, card)

@@ -39,11 +39,12 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from wiezen_sim.analysis.advise import EXAMPLE, METHODS, SEAT_NAMES
+from wiezen_sim.analysis.advise import EXAMPLE, METHODS
 from wiezen_sim.cards import RANK_CHARS, SUIT_SYMBOLS, SUITS, card_name, cards_of
 from wiezen_sim.parallel import resolve_seed
 from wiezen_sim.rules.romanian import MAX_PLAYERS, MIN_PLAYERS, SCORING_PRESETS, deck_mask
 from wiezen_sim.rules.ruleset import PRESETS
+from wiezen_sim.vocabulary import SEAT_NAMES
 from wiezen_sim.web import worker
 from wiezen_sim.web.forms import DEFAULTS, MAX_SAMPLES, MAX_SEED, check_romanian, check_wiezen, romanian_api
 

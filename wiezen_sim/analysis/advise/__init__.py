@@ -1,0 +1,41 @@
+"""``advise``: which contract should this hand bid? (issues 4, 5; RULES.md 1.3–1.6).
+
+Monte Carlo double dummy over deals consistent with what the player knows: its own
+13 cards and the turned card, which lies in the dealer's hand. Seats are relative to
+the dealer: seat 0 = eldest (bids and leads first), seat 3 = dealer.
+
+The modules, each importing only those above it:
+
+- :mod:`~wiezen_sim.analysis.advise.deals` — the position and the deals consistent with it;
+- :mod:`~wiezen_sim.analysis.advise.dd_table` — every double-dummy question of a sampled deal;
+- :mod:`~wiezen_sim.analysis.advise.play` — the play methods ``pimc`` and ``heuristic``;
+- :mod:`~wiezen_sim.analysis.advise.options` — one row per contract option: success and settlement;
+- :mod:`~wiezen_sim.analysis.advise.report` — :class:`Advice`, :class:`Comparison`: table, CSV, JSON;
+- :mod:`~wiezen_sim.analysis.advise.recommend` — :func:`advise`: batches, rows, the recommendation;
+- :mod:`~wiezen_sim.analysis.advise.compare` — :func:`compare`: the methods on the same deals.
+
+Documented rules where the issue leaves a choice:
+
+- Kleine miserie: the defenders each discard their highest card (the highest rank,
+  the longest suit on a tie); the declarer's discard is the single card, among the
+  highest card of each suit (a lower card of the same suit is never better to
+  discard), with the highest estimated success rate over the same samples.
+- Vraag acceptance: a seat accepts when its :func:`~wiezen_sim.rules.bots.playing_tricks`
+  in the turned trump reach ``accept_tricks`` (default 4: "propose only with four tricks
+  of your own"); the first such seat clockwise after the proposer is the partner. If
+  nobody accepts the proposer passes (settlement 0). The ``vraag`` row with
+  ``partner = "accepting"`` is that estimate; ``p_success`` is conditional on
+  acceptance and ``ev_units`` is over all samples.
+- Troel: the partner and first lead follow RULES.md 1.5 in every sample; with the
+  *troel free lead* variant the standard lead is evaluated.
+- The recommendation is the highest ``ev_units`` among the rows a player can bid
+  now (every contract row, pass = 0 units; solo via a vraag nobody accepts); with
+  three or four aces only troel, open miserie and solo slim (the troel obligation).
+"""
+
+from wiezen_sim.analysis.advise.compare import compare
+from wiezen_sim.analysis.advise.deals import EXAMPLE, check_position, sample_hands
+from wiezen_sim.analysis.advise.recommend import METHODS, advise
+from wiezen_sim.analysis.advise.report import Advice, Comparison
+
+__all__ = ["EXAMPLE", "METHODS", "Advice", "Comparison", "advise", "check_position", "compare", "sample_hands"]
