@@ -316,9 +316,9 @@ def load_experiment(source: str | Path | dict, samples: int | None = None) -> Ex
         raise ValueError("the experiment names no contracts (give contracts, for all or per class)")
     seats = [seat_name(parse_seat(s)) for s in raw.get("seats", ["eldest"])]
     methods = list(raw.get("methods", ["dd"]))
-    unknown = [m for m in methods if m not in METHODS]
-    if unknown:
-        raise ValueError(f"unknown method(s) {unknown}; known: {', '.join(METHODS)}")
+    bad_methods = [m for m in methods if m not in METHODS]
+    if bad_methods:
+        raise ValueError(f"unknown method(s) {bad_methods}; known: {', '.join(METHODS)}")
     name = str(raw.get("name", stem))
     if name in ("", ".", "..") or Path(name).name != name or "\\" in name:
         raise ValueError(f"{where}name = {name!r} is not a folder name (results go to results/<name>/)")

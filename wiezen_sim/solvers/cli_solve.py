@@ -186,7 +186,7 @@ def cmd_solve(args: argparse.Namespace) -> None:
     for d, r in zip(deals, positions, strict=True):
         seat = (r.leader + len(r.trick)) % 4
         trick_no = 1 + sum(r.won)
-        head = {"deal": d.text} if args.format == "csv" else {}
+        head: dict[str, object] = {"deal": d.text} if args.format == "csv" else {}
         if played is not None:
             won = sum(w for s, w in enumerate(r.won) if side >> s & 1)
             head |= {"played": len(played), "won": won, "trick": trick_no, "to_play": seat}

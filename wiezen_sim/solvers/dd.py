@@ -184,7 +184,8 @@ def replay(hands: Hands, trump: TrumpLike, leader: int, played: Iterable[int | s
     pos = _position(hands, trump, leader, ())
     h = pos.hands.copy()
     won = [0, 0, 0, 0]
-    leader, trick = pos.leader, []
+    leader = pos.leader
+    trick: list[int] = []
     for i, c in enumerate(played, 1):
         card = parse_card(c) if isinstance(c, str) else int(c)
         seat = (leader + len(trick)) % 4
@@ -225,12 +226,12 @@ def from_endplay(deal) -> dict:
 
 def _position(hands: Hands, trump: TrumpLike, leader: int, trick: Iterable[int | str],
               played: Iterable[int | str] = ()) -> _Position:  # fmt: skip
-    played = list(played)
-    if played:
+    moves = list(played)
+    if moves:
         if list(trick):
             raise ValueError("give the trick in progress (trick=, cards not in the hands) or the play from the "
                              "whole deal (played=), not both")  # fmt: skip
-        r = replay(hands, trump, leader, played)
+        r = replay(hands, trump, leader, moves)
         hands, leader, trick = r.hands, r.leader, r.trick
     h = _parse_hands(hands)
     suit = parse_trump(trump)
@@ -239,12 +240,12 @@ def _position(hands: Hands, trump: TrumpLike, leader: int, trick: Iterable[int |
         raise ValueError(f"leader must be a seat 0..3 (the PBN order N E S W), got {leader!r}")
     leader = int(leader)
     cards = _parse_trick(trick)
-    played = 0
+    in_trick = 0
     for c in cards:
-        played |= 1 << c
-    if played & int(h[0] | h[1] | h[2] | h[3]):
+        in_trick |= 1 << c
+    if in_trick & int(h[0] | h[1] | h[2] | h[3]):
         raise ValueError(
-            f"card {card_name((played & int(h[0] | h[1] | h[2] | h[3])).bit_length() - 1)} is both played and held"
+            f"card {card_name((in_trick & int(h[0] | h[1] | h[2] | h[3])).bit_length() - 1)} is both played and held"
         )
     n = len(cards)
     to_move = (leader + n) % 4

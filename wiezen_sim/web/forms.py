@@ -146,7 +146,7 @@ def check_wiezen(form: Mapping[str, str]) -> Checked:
     if method == "pimc":
         worlds = _run(checked, "worlds", _whole, _text(form, kind, "worlds"), "worlds")
         extra["worlds"] = worlds if worlds is None else _run(checked, "worlds", check_worlds, worlds)
-    if not checked.errors:
+    if not checked.errors and seat is not None and card is not None:
         checked.kwargs = {"hand": hand_text, "seat": SEAT_NAMES[seat], "turned": card_name(card), "rules": rules,
                           "method": method, "samples": samples, "seed": seed, **extra}  # fmt: skip
     return checked
@@ -165,7 +165,7 @@ def check_romanian(form: Mapping[str, str]) -> Checked:
     players = _run(checked, "players", _whole, _text(form, kind, "players"), "players")
     players = players if players is None else _run(checked, "players", check_players, players)
     mask = _hand(checked, _text(form, kind, "hand"))
-    if mask is not None and _run(checked, "hand", check_cards, len(checked.cards)) is not None and players:
+    if mask is not None and _run(checked, "hand", check_cards, mask.bit_count()) is not None and players:
         _run(checked, "hand", check_cards_in_deck, mask, players, "hand")
     seat = _run(checked, "seat", _whole, _text(form, kind, "seat"), "seat")  # its range: the advisor's check
     trump_text = _text(form, kind, "trump")
@@ -173,8 +173,8 @@ def check_romanian(form: Mapping[str, str]) -> Checked:
     if trump is not None and players:
         _run(checked, "trump", check_cards_in_deck, 1 << trump, players, "trump")
     bids = _run(checked, "bids", _bids, _text(form, kind, "bids"))
-    if bids is not None and players and "hand" not in checked.errors:
-        _run(checked, "bids", check_bids, players, len(checked.cards), bids)
+    if bids is not None and players and mask is not None and "hand" not in checked.errors:
+        _run(checked, "bids", check_bids, players, mask.bit_count(), bids)
     scoring = _text(form, kind, "scoring")
     if scoring not in SCORING_PRESETS:
         checked.errors["scoring"] = f"unknown scoring {scoring!r}; known: {', '.join(SCORING_PRESETS)}"
