@@ -7,6 +7,7 @@ with three or four aces only troel, open miserie and solo slim (the troel obliga
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections.abc import Callable, Sequence
 
@@ -122,8 +123,9 @@ def advise(
         start = 0
         for end in round_ends(samples) if stop else [samples]:
             task = _Batch(mask, p, card, rule_set, accept_tricks, frozenset(asked), method, worlds)
+            report = functools.partial(_shifted, finished, start)
             parts = run_batches(task, seeds[start:end], batch_size or (25 if method == "dd" else 1), n_jobs, backend,
-                                False, "deals", lambda done, base=start: finished(base + done))  # fmt: skip
+                                False, "deals", report)  # fmt: skip
             rounds.append((end, frozenset(asked), _merge(parts)))
             rows = _rows(build, rounds, mask, p, card, rule_set)
             best, runner, p_order, options = recommend(rows, obliged)
@@ -239,6 +241,11 @@ def _rows(
 def _merge(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
     """The answers of consecutive batches as one set of arrays (batch order)."""
     return {k: np.concatenate([part[k] for part in parts]) for k in parts[0]}
+
+
+def _shifted(report: Callable[[int], None], base: int, done: int) -> None:
+    """``report(base + done)``: a round's deals finished, counted from the run's first deal."""
+    report(base + done)
 
 
 def _show(progress: bool | None) -> bool:
