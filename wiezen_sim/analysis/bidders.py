@@ -225,7 +225,7 @@ class AdvisorBidder:
             self._cache.clear()
             relative = (seat - state.dealer - 1) % SEATS
             self._cache[key] = advise(state.hands[seat], relative, state.turned, state.rules, self.samples,
-                                      int(self.rng.integers(2**31)), n_jobs=1, progress=False)  # fmt: skip
+                                      int(self.rng.integers(2**31)), n_jobs=1, progress=False, stop=False)  # fmt: skip
         return self._cache[key]
 
     def __call__(self, state: AuctionState) -> Bid:

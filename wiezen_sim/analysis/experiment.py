@@ -418,6 +418,7 @@ def _run_task(task: _Task, exp: Experiment) -> pd.DataFrame:
             accept_tricks=exp.accept_tricks,
             progress=False,
             contracts=exp.class_contracts[task.class_index],
+            stop=False,  # every hand its deals: the experiment's tables pool them
         )
         table = advice.table
         suit = SUITS[declared_suit(hand, task.hc)]

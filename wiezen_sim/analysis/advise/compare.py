@@ -46,7 +46,10 @@ def compare(
     if len(methods) < 2 or len(set(methods)) != len(methods):
         raise ValueError(f"compare needs two or more distinct methods, got {methods}")
     seed = resolve_seed(seed)
-    runs = {m: advise(hand, seat, turned, rules, samples, seed, n_jobs, m, worlds=worlds, **kwargs) for m in methods}
+    runs = {
+        m: advise(hand, seat, turned, rules, samples, seed, n_jobs, m, worlds=worlds, stop=False, **kwargs)
+        for m in methods
+    }
 
     def keyed(advice: Advice) -> dict:
         out = {}

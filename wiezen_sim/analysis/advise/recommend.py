@@ -7,17 +7,21 @@ with three or four aces only troel, open miserie and solo slim (the troel obliga
 
 from __future__ import annotations
 
+import functools
+import sys
 from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
+from tqdm.auto import tqdm
 
 from wiezen_sim.analysis.advise.dd_table import dd_batch
 from wiezen_sim.analysis.advise.deals import check_position
 from wiezen_sim.analysis.advise.options import OptionRows, dd_rows, play_rows
 from wiezen_sim.analysis.advise.play import play_batch
 from wiezen_sim.analysis.advise.report import Advice
-from wiezen_sim.analysis.stats import prob_greater
+from wiezen_sim.analysis.advise.stopping import Option, in_contention, round_ends
+from wiezen_sim.analysis.stats import prob_greater, wilson
 from wiezen_sim.cards import card_name, hand_name
 from wiezen_sim.parallel import resolve_seed, run_batches, sample_seeds
 from wiezen_sim.rules.auction import aces
@@ -47,6 +51,7 @@ def advise(
     progress: bool | None = None,
     contracts: Sequence[str] | None = None,
     worlds: int = 16,
+    stop: bool = True,
     on_progress: Callable[[int], None] | None = None,
 ) -> Advice:
     """Estimate every contract this hand could declare, by Monte Carlo double dummy.
@@ -57,7 +62,9 @@ def advise(
             the dealer; eldest = 0 bids and leads first, dealer = 3).
         turned: the turned card (in the dealer's hand; in ``hand`` if seat is dealer).
         rules: preset name, TOML file or RuleSet; switched-off contracts are omitted.
-        samples: sampled deals (all contracts use the same deals).
+        samples: the most deals to sample (all contracts use the same deals); with
+            ``stop`` fewer once the recommendation is settled
+            (:mod:`~wiezen_sim.analysis.advise.stopping`), exactly these without.
         seed: seed; ``None`` draws one (reported in ``meta``). Same seed and samples →
             same numbers for any ``n_jobs``, ``batch_size`` and backend.
         n_jobs: joblib workers (-1 = all cores).
@@ -71,6 +78,8 @@ def advise(
             their rows, the solver asks only their questions and the recommendation is
             among them and pass; ``None`` = every contract of the rules.
         worlds: PIMC worlds sampled per card decision (``method="pimc"``).
+        stop: the stop rule: deals in rounds, dominated contracts no longer asked, the run
+            ended once the recommendation is settled. ``meta["deals"]`` is the deals drawn.
         on_progress: called after each batch with the number of sampled deals finished.
 
     Returns:
@@ -98,15 +107,35 @@ def advise(
         raise ValueError("jobs must be a worker count ≥ 1, or negative for all cores (-1) and joblib's -2, …")
     seed = resolve_seed(seed)
     seeds = sample_seeds(seed, samples)
-    parts = run_batches(
-        _Batch(mask, p, card, rule_set, accept_tricks, wanted, method, worlds),
-        seeds, batch_size or (25 if method == "dd" else 1), n_jobs, backend, progress, "deals", on_progress,
-    )  # fmt: skip
-    res = {k: np.concatenate([part[k] for part in parts]) for k in parts[0]}
-    build = dd_rows if method == "dd" else play_rows
-    rows = build(res, mask, p, card, rule_set, wanted)
     obliged = aces(mask) >= 3
-    best, runner, p_order = recommend(rows, samples, obliged)
+    build = dd_rows if method == "dd" else play_rows
+    names = frozenset(rule_set.contracts()) if wanted is None else wanted
+    asked = set(names)  # the contracts still in contention
+    rounds: list[tuple[int, frozenset[str], dict[str, np.ndarray]]] = []  # (deals so far, asked, answers)
+    bar = tqdm(total=samples, desc="deals", unit="deal", disable=not _show(progress), file=sys.stderr)
+
+    def finished(done: int) -> None:
+        bar.update(done - bar.n)
+        if on_progress is not None:
+            on_progress(done)
+
+    with bar:
+        start = 0
+        for end in round_ends(samples) if stop else [samples]:
+            task = _Batch(mask, p, card, rule_set, accept_tricks, frozenset(asked), method, worlds)
+            report = functools.partial(_shifted, finished, start)
+            parts = run_batches(task, seeds[start:end], batch_size or (25 if method == "dd" else 1), n_jobs, backend,
+                                False, "deals", report)  # fmt: skip
+            rounds.append((end, frozenset(asked), _merge(parts)))
+            rows = _rows(build, rounds, mask, p, card, rule_set)
+            best, runner, p_order, options = recommend(rows, obliged)
+            start = end
+            if end < samples:
+                asked, settled = in_contention(options, 0)
+                asked &= names
+                if settled:
+                    break
+    res = _merge([answers for _, _, answers in rounds])
     pimc_meta = {}
     if method == "pimc":
         pimc_meta = {"worlds": worlds, "pimc_decisions": int(res["pimc_decisions"].sum()),
@@ -117,6 +146,8 @@ def advise(
         "turned": card_name(card),
         "rules": rule_set.name,
         "samples": samples,
+        "deals": start,
+        "stopped_early": start < samples,
         "seed": seed,
         "method": method,
         **pimc_meta,
@@ -128,14 +159,19 @@ def advise(
     return Advice(table, distribution, best, runner, p_order, meta, rows.oks)
 
 
-def recommend(rows: OptionRows, samples: int, obliged: bool) -> tuple[dict, dict | None, float]:
-    """The best option to bid, the runner-up and P(the best's expected value really exceeds the runner-up's).
+def recommend(rows: OptionRows, obliged: bool) -> tuple[dict, dict | None, float, list[Option]]:
+    """The best option to bid, the runner-up, P(the best's expected value really exceeds the runner-up's), and
+    the options best first.
 
     Options are the rows one can bid (a vraag with a fixed partner seat is information,
     not a bid: the partner chooses to accept) and pass (0 units, first so that it wins
     ties); under the troel obligation (``obliged``) only :data:`TROEL_ONLY`, unless none
-    of them is a row. Options are ``{"contract", "trump", "ev_units"}`` dicts.
+    of them is a row. The first three are ``{"contract", "trump", "ev_units"}`` dicts
+    (the runner-up None when there is only one option); the options are
+    :data:`~wiezen_sim.analysis.advise.stopping.Option` tuples for the stop rule. Rows
+    asked on different numbers of deals are compared on the deals both were asked on.
     """
+    n = max((len(ev) for ev in rows.evs if ev is not None), default=0)
     candidates = [i for i, row in enumerate(rows.rows) if row.get("partner") in (None, "accepting")]
     options = [(float(ev.mean()), i) for i in candidates if (ev := rows.evs[i]) is not None]
     troel_options = [(ev, i) for ev, i in options if rows.rows[i]["contract"] in TROEL_ONLY]
@@ -151,14 +187,70 @@ def recommend(rows: OptionRows, samples: int, obliged: bool) -> tuple[dict, dict
         row = rows.rows[index]
         return {"contract": row["contract"], "trump": row["trump"], "ev_units": row["ev_units"]}
 
-    def evs(index: int) -> np.ndarray:
-        ev = rows.evs[index] if index >= 0 else None
-        return np.zeros(samples) if ev is None else ev
+    def option(index: int) -> Option:
+        if index < 0:
+            return ("pass", np.zeros(n), 0.0)
+        ev = rows.evs[index]
+        assert ev is not None  # candidates have settlements
+        low, high = wilson(int(rows.oks[index].sum()), len(ev))  # vraag: accepted and made, over every deal
+        return (rows.rows[index]["contract"], ev, (high - low) / 2)
 
+    ranked = [option(i) for _, i in options]
     best = options[0][1]
     second = options[1][1] if len(options) > 1 else None
-    p_order = prob_greater(evs(best) - evs(second)) if second is not None else 1.0
-    return describe(best), None if second is None else describe(second), p_order
+    p_order = 1.0
+    if second is not None:
+        m = min(len(ranked[0][1]), len(ranked[1][1]))
+        p_order = prob_greater(ranked[0][1][:m] - ranked[1][1][:m])
+    return describe(best), None if second is None else describe(second), p_order, ranked
+
+
+def _rows(
+    build: Callable[..., OptionRows],
+    rounds: list[tuple[int, frozenset[str], dict[str, np.ndarray]]],
+    hand: int,
+    seat: int,
+    turned: int,
+    rules: RuleSet,
+) -> OptionRows:
+    """The option rows of the rounds so far: each contract's rows over the rounds it was asked in.
+
+    A contract asked in the first ``k`` rounds gets its rows from those rounds' deals, built
+    with every contract asked that long (so a row reads the same answers it would in one run
+    of that many deals); rows keep the order of a build with every contract.
+    """
+    asked_until = {c: max(k for k, (_, asked, _) in enumerate(rounds) if c in asked) for c in rounds[0][1]}
+    rows = OptionRows(rules, seat, None)
+    parts = []
+    for k in sorted(set(asked_until.values())):
+        wanted = frozenset(c for c, last in asked_until.items() if last >= k)
+        part = build(_merge([answers for _, _, answers in rounds[: k + 1]]), hand, seat, turned, rules, wanted)
+        keep = [i for i, row in enumerate(part.rows) if asked_until[row["contract"]] == k]
+        parts.append((part, keep))
+    first = parts[0][0].rows  # built with every contract: the order of a one-run build
+    order = {row["contract"]: len(first) - i for i, row in enumerate(reversed(first))}
+    picked = sorted(((part, i) for part, keep in parts for i in keep), key=lambda x: order[x[0].rows[x[1]]["contract"]])
+    for part, i in picked:
+        rows.rows.append(part.rows[i])
+        rows.dists.append(part.dists[i])
+        rows.evs.append(part.evs[i])
+        rows.oks.append(part.oks[i])
+    return rows
+
+
+def _merge(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """The answers of consecutive batches as one set of arrays (batch order)."""
+    return {k: np.concatenate([part[k] for part in parts]) for k in parts[0]}
+
+
+def _shifted(report: Callable[[int], None], base: int, done: int) -> None:
+    """``report(base + done)``: a round's deals finished, counted from the run's first deal."""
+    report(base + done)
+
+
+def _show(progress: bool | None) -> bool:
+    """Whether to draw the progress bar: as asked, by default only when stderr is a terminal."""
+    return sys.stderr.isatty() if progress is None else progress
 
 
 class _Batch:

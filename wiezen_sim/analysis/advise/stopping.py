@@ -1,0 +1,90 @@
+"""When the advisor has sampled enough deals: the stop rule (issue 18).
+
+``samples`` is a ceiling. Deals are drawn in rounds whose ends are fixed by the sample
+count alone (:func:`round_ends`: 64, 128, 256, … deals, then the ceiling), so the same
+seed and ceiling give the same rounds, the same deals and the same numbers for any
+``n_jobs``, batch size or backend. After every round the rows built so far are judged:
+
+* **Dominated contracts stop.** A biddable option whose expected settlement is below
+  the best option's with probability at least :data:`DOMINATED` (the paired normal
+  approximation of :func:`~wiezen_sim.analysis.stats.prob_greater`, over the deals both
+  were asked on) is out of contention; once every biddable row of a contract is out,
+  its questions are no longer asked. Its rows keep the deals they were asked on and
+  show their own ``n``.
+* **The run stops** once the recommendation beats the runner-up with probability at
+  least :data:`DECIDED` and every biddable row still in contention has a Wilson 95 %
+  interval of P(success) within ±:data:`HALF_WIDTH` — or at the ceiling.
+
+A contract's rows are asked on a prefix of the rounds (it never comes back), so every
+row is exact double dummy over the first ``n`` sampled deals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from wiezen_sim.analysis.stats import prob_greater
+
+__all__ = ["DECIDED", "DOMINATED", "HALF_WIDTH", "ROUND_FIRST", "Option", "in_contention", "round_ends"]
+
+ROUND_FIRST = 64  # deals of the first round; every later round doubles the deals drawn so far
+DECIDED = 0.99  # P(recommendation better than the runner-up) needed to stop (issue 18)
+HALF_WIDTH = 0.05  # largest half-width of a contending row's 95 % interval of P(success) (issue 18)
+DOMINATED = 0.999  # P(best better than an option) above which the option stops being asked
+
+Option = tuple[str, np.ndarray, float]  # (contract, per-deal settlement float[n], Wilson half-width)
+
+
+def round_ends(samples: int) -> list[int]:
+    """Cumulative deal counts after each round: ``[64, 128, 256, …, samples]`` (ints, ascending).
+
+    Raises:
+        ValueError: ``samples`` < 1.
+    """
+    if samples < 1:
+        raise ValueError(f"samples must be positive, got {samples}")
+    ends = []
+    end = ROUND_FIRST
+    while end < samples:
+        ends.append(end)
+        end *= 2
+    return [*ends, samples]
+
+
+def _p_better(a: np.ndarray, b: np.ndarray) -> float:
+    """P(mean of ``a`` > mean of ``b``), paired over the deals both were asked on (a prefix of each)."""
+    n = min(len(a), len(b))
+    return prob_greater(a[:n] - b[:n])
+
+
+def in_contention(options: Sequence[Option], best: int) -> tuple[set[str], bool]:
+    """The contracts still worth asking, and whether the run may stop.
+
+    Args:
+        options: the biddable options (pass included, as ``("pass", zeros, 0.0)``);
+            each option's settlement per deal it was asked on (``float64[n]``, units)
+            and its Wilson 95 % half-width of P(success).
+        best: index of the recommended option in ``options``.
+
+    Returns:
+        ``(contracts, settled)``: the contract names with at least one option that is not
+        dominated (the best one's included), and whether the stop rule is met (module
+        docstring).
+    """
+    best_ev = options[best][1]
+    keep: set[str] = set()
+    settled = True
+    runner_p = 1.0
+    for i, (contract, ev, half) in enumerate(options):
+        if i == best:
+            keep.add(contract)
+            settled = settled and half <= HALF_WIDTH
+            continue
+        p = _p_better(best_ev, ev)
+        runner_p = min(runner_p, p)
+        if p < DOMINATED:
+            keep.add(contract)
+            settled = settled and half <= HALF_WIDTH
+    return keep, settled and runner_p >= DECIDED
