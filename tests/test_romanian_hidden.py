@@ -104,7 +104,7 @@ def test_blind_eight_card_end_deal():
         ({"hand": None, "visibility": "forehead", "others": ["KS"]}, "the 2 other seats"),
         ({"hand": None, "visibility": "forehead", "others": ["KS", "KS"]}, "given twice"),
         ({"hand": None, "visibility": "forehead", "others": ["KS", "AS QS"]}, "one card"),
-        ({"hand": None, "visibility": "forehead", "others": ["KS", "TH"]}, "cannot be in a hand"),
+        ({"hand": None, "visibility": "forehead", "others": ["KS", "TH"]}, "cannot be in another seat's hand"),
         ({"hand": None, "visibility": "forehead", "others": ["KS", "8H"]}, "not in the 24-card deck"),
         ({"hand": None, "visibility": "forehead"}, "forehead deals only"),
         ({"hand": "AS", "others": ["KS", "9H"]}, "forehead deals only"),

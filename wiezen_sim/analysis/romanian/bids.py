@@ -343,8 +343,10 @@ def advise(
         raise ValueError(f"a {cards}-card deal has a turned card: give it as trump (e.g. 'QH')")
     if turned is not None:
         check_cards_in_deck(1 << turned, players, "trump")
-        if mask >> turned & 1 or turned in shown:
-            raise ValueError(f"the turned card {card_name(turned)} cannot be in a hand")
+        if mask >> turned & 1:
+            raise ValueError(f"the turned card {card_name(turned)} cannot be in the hand")
+        if turned in shown:
+            raise ValueError(f"the turned card {card_name(turned)} cannot be in another seat's hand")
     bids = tuple(int(b) if not isinstance(b, bool) else b for b in bids_so_far)
     if len(bids) != seat:
         raise ValueError(f"seat {seat} bids after {seat} players: give {seat} bids so far, got {len(bids)}")
