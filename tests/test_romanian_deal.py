@@ -104,7 +104,7 @@ def test_same_seed_same_play_and_the_seed_matters():
     assert play_deal(hands, turned, bids, "random", seed=11) == first
     assert any(play_deal(hands, turned, bids, "random", seed=s).played != first.played for s in range(12, 20))
     pimc = Policy("pimc", heuristic_bidder, "pimc", 8)
-    assert play_deal(hands, turned, bids, pimc, seed=3) == play_deal(hands, turned, bids, pimc, seed=3)
+    assert play_deal(hands, turned, bids, pimc, seed=3) == play_deal(hands, turned, bids, "pimc:8", seed=3)
 
 
 @pytest.mark.parametrize(
@@ -121,6 +121,9 @@ def test_same_seed_same_play_and_the_seed_matters():
         (["AS", "KS", "QS"], "TH", [0, 2, 0], "heuristic", "must be 0..1"),
         (["AS", "KS", "QS"], "TH", [0, 0, 0], ["random", "aim"], "one policy per seat"),
         (["AS", "KS", "QS"], "TH", [0, 0, 0], "clever", "unknown Romanian policy"),
+        (["AS", "KS", "QS"], "TH", [0, 0, 0], "pimc:0", "pimc:M with M ≥ 1"),
+        (["AS", "KS", "QS"], "TH", [0, 0, 0], "random:4", "only pimc takes a world count"),
+        (["AS", "KS", "QS"], "TH", [0, 0, 0], 3, "policies: a policy"),
         (["AS", "KS", "QS"], "XX", [0, 0, 0], "heuristic", "XX"),
     ],
 )

@@ -157,6 +157,16 @@ def _check_deal(hands: Sequence[int | str], trump: int | str | None) -> tuple[li
     return masks, turned
 
 
+def _named_policy(spec: str) -> Policy:
+    """``make_policy`` for a name of ``POLICIES`` or ``pimc:M`` (PIMC with M worlds per card)."""
+    name, colon, worlds = spec.partition(":")
+    if not colon:
+        return make_policy(name)
+    if name != "pimc" or not (worlds.isascii() and worlds.isdigit()) or int(worlds) < 1:
+        raise ValueError(f"policy {spec!r}: only pimc takes a world count, as pimc:M with M ≥ 1")
+    return make_policy(name, worlds=int(worlds))
+
+
 def play_deal(
     hands: Sequence[int | str],
     trump: int | str | None,
@@ -184,7 +194,8 @@ def play_deal(
             equal the cards per hand).
         policies: one per seat, or one for all: a name of ``POLICIES`` (``random``,
             ``heuristic``, ``mc`` play ``random``, ``aim``, ``aim``; ``pimc`` plays PIMC
-            with 16 worlds) or a :class:`Policy` (its ``play`` and ``worlds`` are used).
+            with 16 worlds per card, ``pimc:M`` with M) or a :class:`Policy` (its
+            ``play`` and ``worlds`` are used).
         seed: a non-negative integer; the same seed, deal and policies give the same play.
         scoring: a preset name of ``SCORING_PRESETS`` or a ``RomanianScoring`` for
             ``scores`` (deal score only: streak bonuses depend on the game).
@@ -197,7 +208,7 @@ def play_deal(
         ValueError: not 3 to 6 hands, hands of different or bad sizes, a card twice or
             outside the deck, trump missing/superfluous/in a hand/outside the deck, not
             one bid per seat or a bid outside 0..cards or the dealer's forbidden total,
-            not one policy per seat or an unknown policy name, unknown scoring, a
+            not one policy per seat, an unknown policy name or a bad ``pimc:M``, unknown scoring, a
             negative seed.
     """
     masks, turned = _check_deal(hands, trump)
@@ -206,12 +217,17 @@ def play_deal(
     if len(bid_list) != players:
         raise ValueError(f"give one bid per seat ({players}), got {len(bid_list)}")
     check_bids(players, cards, bid_list)
-    given = [policies] if isinstance(policies, (str, Policy)) else list(policies)
+    if isinstance(policies, (str, Policy)):
+        given = [policies]
+    elif isinstance(policies, Sequence):
+        given = list(policies)
+    else:
+        raise ValueError(f"policies: a policy (name or Policy) or one per seat, got {policies!r}")
     if len(given) == 1:
         given = given * players
     if len(given) != players:
         raise ValueError(f"give one policy per seat ({players}) or one for all, got {len(given)}")
-    seat_policies = [p if isinstance(p, Policy) else make_policy(p) for p in given]
+    seat_policies = [p if isinstance(p, Policy) else _named_policy(p) for p in given]
     rule = get_scoring(scoring)
     seed = resolve_seed(seed)
     trace = np.zeros(players * cards, dtype=np.int64)
