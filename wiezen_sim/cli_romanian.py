@@ -64,6 +64,10 @@ def _fmt_ci(lo: float, hi: float, digits: int) -> str:
 def _cmd_advise(args: argparse.Namespace) -> None:
     from wiezen_sim.analysis.romanian import advise
 
+    if args.forehead is not None and args.blind:
+        raise ValueError("--forehead and --blind are two different deals: give one of them")
+    visibility = "forehead" if args.forehead is not None else "blind" if args.blind else "normal"
+    others = None if args.forehead is None else args.forehead.replace(",", " ").split()
     adv = advise(
         args.hand,
         args.players,
@@ -76,6 +80,8 @@ def _cmd_advise(args: argparse.Namespace) -> None:
         model=args.model,
         n_jobs=args.jobs,
         bid_sigma=args.bid_sigma,
+        visibility=visibility,
+        others=others,
     )
     if args.format == "json":
         print(json.dumps(adv.to_dict()))
@@ -87,8 +93,14 @@ def _cmd_advise(args: argparse.Namespace) -> None:
     trump = "none (8-card deal)"
     if adv.turned is not None:
         trump = f"{'SHDC'[adv.turned >> 4]} (turned {card_name(adv.turned)})"
+    hand = f"hand {hand_name(adv.hand, 'symbols')}"
+    if adv.visibility == "forehead":
+        seen = " ".join(card_name(m.bit_length() - 1) if m else "?" for m in adv.others)
+        hand = f"forehead deal, own card unseen, cards by seat {seen}"
+    elif adv.visibility == "blind":
+        hand = "blind deal, bid before looking"
     print(
-        f"Romanian whist, {adv.players} players, {adv.cards}-card deal; hand {hand_name(adv.hand, 'symbols')}; "
+        f"Romanian whist, {adv.players} players, {adv.cards}-card deal; {hand}; "
         f"seat {adv.seat}{role}; trump {trump}; bids so far: {','.join(map(str, adv.bids_so_far)) or '-'}"
     )
     cond = ""
@@ -96,7 +108,10 @@ def _cmd_advise(args: argparse.Namespace) -> None:
         cond = (
             f"; weighted by the earlier bids (sigma {adv.bid_sigma:g}, effective samples {adv.effective_samples:.0f})"
         )
-    print(f"scoring {adv.scoring}; {adv.samples} sampled deals (seed {args.seed}); model {adv.model}{cond}")
+    if adv.model == "exact":
+        print(f"scoring {adv.scoring}; exact: the own card is any of {adv.samples} unseen cards, each equally likely")
+    else:
+        print(f"scoring {adv.scoring}; {adv.samples} sampled deals (seed {args.seed}); model {adv.model}{cond}")
     head = " ".join(f"{'t=' + str(t):>5}" for t in range(adv.cards + 1))
     cols = f"{'bid':>3}  {'legal':5}  {'P(exact)':>8}  {'95% CI':16}  {'E[score]':>8}  {'95% CI':16}"
     print(f"{cols}  | P(tricks): {head}")
@@ -159,7 +174,11 @@ def add_romanian(sub: argparse._SubParsersAction) -> None:
     scorings = ", ".join(SCORING_PRESETS)
 
     adv = rsub.add_parser("advise", help="probability and expected score of every bid for a hand")
-    adv.add_argument("hand", help="the hand, e.g. 'AS KS 9H' or 'S:AK H:9 D:- C:-' (1 to 8 cards)")
+    adv.add_argument(
+        "hand",
+        nargs="?",
+        help="the hand, e.g. 'AS KS 9H' or 'S:AK H:9 D:- C:-' (1 to 8 cards); none with --forehead, --blind",
+    )
     adv.add_argument("--players", type=_players, required=True, help="3 to 6")
     adv.add_argument(
         "--seat",
@@ -178,6 +197,14 @@ def add_romanian(sub: argparse._SubParsersAction) -> None:
         type=_non_negative_float,
         default=0.0,
         help="weight sampled hands by how well they explain the earlier bids (0 = uniform, e.g. 0.7)",
+    )
+    adv.add_argument(
+        "--forehead",
+        metavar="CARDS",
+        help="forehead one-card deal: the cards seen on the other seats in seat order, own seat skipped: 'KS 9H AD'",
+    )
+    adv.add_argument(
+        "--blind", action="store_true", help="blind deal, bid before looking (1 card with --trump, 8 with --trump none)"
     )
     adv.add_argument("--format", default="table", choices=FORMATS)
     adv.set_defaults(func=_cmd_advise)

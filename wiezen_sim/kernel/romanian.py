@@ -374,15 +374,18 @@ def _complete_bids(bids, est, first, n, cards):
 
 
 @njit(cache=True)
-def advise_batch(hand, seat, n, cards, trump, deck, turned_mask, bids_so_far, seeds, mode, sigma):
+def advise_batch(hand, seat, n, cards, trump, deck, turned_mask, bids_so_far, seeds, mode, sigma, blind):
     """Weighted trick counts of the analysed seat over one sampled deal per seed word.
 
     ``seeds``: uint64[n_samples], one generator seed per sampled deal
     (``wiezen_sim.parallel.sample_seeds``), so that a deal never depends on the batch it
     is in. The unseen cards (deck minus ``hand`` minus the turned card) are dealt uniformly,
-    ``cards`` to each other seat (the rest stays undealt). Seats after ``seat`` bid with
-    the heuristic bidder (hearing the earlier bids, the dealer's hook applied); every seat
-    plays ``PLAY_AIM`` towards its own bid. ``MODE_AIM``: for every candidate bid ``b``
+    ``cards`` to each other seat and ``cards − |hand|`` to the analysed seat (the rest
+    stays undealt). Seats after ``seat`` bid with the heuristic bidder (hearing the
+    earlier bids, the dealer's hook applied); every seat plays ``PLAY_AIM`` towards its
+    own bid. ``blind`` = 1 (a blind deal, RULES.md Part 2: every bid is made before
+    looking; give ``hand`` = 0): the heuristic blind bid, the nearest legal bid to
+    ``cards / n``, replaces the trick estimate of the sampled hand. ``MODE_AIM``: for every candidate bid ``b``
     (0..cards) the same sampled deal is played with the analysed seat bidding and aiming
     at ``b`` (common random numbers); ``MODE_FIXED``: the analysed seat bids heuristically
     and the deal is played once.
@@ -401,9 +404,8 @@ def advise_batch(hand, seat, n, cards, trump, deck, turned_mask, bids_so_far, se
     need = np.zeros(n + 1, dtype=np.int64)
     known[seat] = hand
     for p in range(n):
-        if p != seat:
-            need[p] = cards
-    need[n] = popcount(unseen) - (n - 1) * cards
+        need[p] = cards - popcount(known[p])
+    need[n] = popcount(unseen) - (n * cards - popcount(hand))
     bids = np.zeros(n, dtype=np.int64)
     for p in range(bids_so_far.shape[0]):
         bids[p] = bids_so_far[p]
@@ -421,7 +423,10 @@ def advise_batch(hand, seat, n, cards, trump, deck, turned_mask, bids_so_far, se
                 w *= np.exp(-0.5 * d * d / (sigma * sigma))
         sum_w2 += w * w
         for p in range(seat, n):
-            est[p] = expected_tricks(hands[p], p, n, cards, trump, deck, turned_mask)
+            if blind:
+                est[p] = cards / n
+            else:
+                est[p] = expected_tricks(hands[p], p, n, cards, trump, deck, turned_mask)
         if mode == MODE_AIM:
             for b in range(cards + 1):
                 bids[seat] = b

@@ -5,7 +5,8 @@
   trick distribution; the recommended (legal) bid.
 - :mod:`~wiezen_sim.analysis.romanian.policies` — :func:`bid_view` (what a player
   knows when bidding), the bidders and :func:`make_policy` (:data:`POLICIES`).
-- :mod:`~wiezen_sim.analysis.romanian.games` — :func:`play_game` (one complete game with
+- :mod:`~wiezen_sim.analysis.romanian.games` — :func:`play_deal` (one given deal with
+  given bids and policies: tricks per seat and trick by trick, scores), :func:`play_game` (one complete game with
   explicit policies) and :func:`simulate` (mean score per game per policy, t-intervals).
 
 Seats are positions in playing order for a deal: seat 0 is left of the dealer (bids
@@ -15,7 +16,15 @@ scoring), probabilities in [0, 1]. Seeds and batches come from :mod:`wiezen_sim.
 """
 
 from wiezen_sim.analysis.romanian.bids import MODELS, Advice, BidOption, advise
-from wiezen_sim.analysis.romanian.games import GameRecord, SimulationResult, play_game, simulate
+from wiezen_sim.analysis.romanian.games import (
+    DealRecord,
+    GameRecord,
+    SimulationResult,
+    Trick,
+    play_deal,
+    play_game,
+    simulate,
+)
 from wiezen_sim.analysis.romanian.policies import (
     POLICIES,
     Bidder,
@@ -36,15 +45,18 @@ __all__ = [
     "BidOption",
     "BidView",
     "Bidder",
+    "DealRecord",
     "GameRecord",
     "Policy",
     "SimulationResult",
+    "Trick",
     "advise",
     "bid_view",
     "forehead_p_win",
     "heuristic_bidder",
     "make_policy",
     "mc_bidder",
+    "play_deal",
     "play_game",
     "random_bidder",
     "simulate",

@@ -17,6 +17,22 @@ it — these need not sum to 1 over the bids (for one-card deals, where play is 
 they do). Model ``"fixed"``: the analysed player bids and plays like the heuristic bots;
 one trick distribution serves every bid, so ``p_exact`` sums to 1.
 
+Hidden-hand deals (RULES.md Part 2, one-card deal variants and the special end deals):
+
+- ``forehead`` (one-card deals): the player sees every other player's card and the
+  turned card, not its own. Its card is equally likely to be any card of the deck it
+  cannot see (the others' cards and the turned card excluded: the undealt cards are as
+  likely as the dealt one). Play of a one-card deal is forced (seat 0 leads), so the
+  trick is decided by the cards alone: the advice is exact, by enumerating the own
+  card (no sampling; the intervals collapse to the point, ``samples`` is the number of
+  equally likely own cards).
+- ``blind`` (one-card blind deals and the 8-card blind end deal): every player bids
+  before looking. The whole deal, the analysed hand included, is sampled uniformly
+  (the turned card in nobody's hand); players still to bid make the heuristic blind
+  bid (the nearest legal bid to ``cards / players``); the play is as above (everybody
+  sees its own hand once the bids are made). The earlier bids were made blind too, so
+  they say nothing about the cards (no ``bid_sigma``).
+
 Every sampled deal has its own seed word (:func:`wiezen_sim.parallel.sample_seeds`);
 the deals are solved in batches of :data:`ADVISE_BATCH` by
 :func:`wiezen_sim.parallel.run_batches`, so the result depends on the seed and the
@@ -34,10 +50,12 @@ import pandas as pd
 from scipy import stats
 
 from wiezen_sim.analysis.stats import wilson
-from wiezen_sim.cards import card_count, card_name, card_suit, hand_name, parse_card, parse_hand
+from wiezen_sim.cards import card_count, card_name, card_suit, cards_of, hand_name, parse_card, parse_hand
 from wiezen_sim.kernel import romanian as _k
+from wiezen_sim.kernel.trick import trick_winner
 from wiezen_sim.parallel import resolve_seed, run_batches, sample_seeds
 from wiezen_sim.rules.romanian import (
+    VISIBILITIES,
     RomanianScoring,
     check_bids,
     check_cards_in_deck,
@@ -49,7 +67,16 @@ from wiezen_sim.rules.romanian import (
 )
 from wiezen_sim.vocabulary import parse_seat
 
-__all__ = ["ADVISE_BATCH", "MODELS", "Advice", "BidOption", "advise", "advise_unchecked"]
+__all__ = [
+    "ADVISE_BATCH",
+    "MODELS",
+    "Advice",
+    "BidOption",
+    "advise",
+    "advise_unchecked",
+    "forehead_outcomes",
+    "parse_turned",
+]
 
 ADVISE_BATCH = 4096  # sampled deals per batch: fixed, so that float sums (bid_sigma > 0) never depend on n_jobs
 MODELS = ("aim", "fixed")
@@ -63,9 +90,9 @@ class BidOption:
         bid: tricks bid (0..cards).
         legal: False for the dealer's forbidden bid (never recommended).
         p_exact: probability of taking exactly ``bid`` tricks; ``p_exact_ci`` its 95 %
-            Wilson interval.
+            Wilson interval (exact forehead advice: the point itself).
         expected_score: expected points under the scoring; ``expected_score_ci`` its 95 %
-            t-interval.
+            t-interval (exact forehead advice: the point itself).
         tricks: trick distribution, ``tricks[t]`` = P(t tricks), t = 0..cards (sums to 1).
     """
 
@@ -80,7 +107,13 @@ class BidOption:
 
 @dataclass(frozen=True)
 class Advice:
-    """The result of :func:`advise` (field meanings as its arguments)."""
+    """The result of :func:`advise` (field meanings as its arguments).
+
+    ``hand`` is 0 when the player does not see it (``visibility`` ``forehead`` or
+    ``blind``); ``others`` holds, in a forehead deal, the card mask of every seat the
+    player sees (0 for its own seat), else it is empty. ``model`` is ``"exact"`` for
+    forehead advice (module docstring).
+    """
 
     hand: int
     players: int
@@ -95,11 +128,17 @@ class Advice:
     recommendation: BidOption
     bid_sigma: float = 0.0
     effective_samples: float = 0.0
+    visibility: str = "normal"
+    others: tuple[int, ...] = ()
 
     def to_dict(self) -> dict:
-        """JSON-ready dict: hand, players, seat, trump, bids_so_far, scoring, samples, model, options, recommendation"""
+        """JSON-ready dict: hand (``None`` when not seen), visibility, others (forehead: the
+        seen card of each seat, ``None`` for the own seat), players, seat, trump,
+        bids_so_far, scoring, samples, model, options, recommendation"""
         return {
-            "hand": hand_name(self.hand, "cards"),
+            "hand": hand_name(self.hand, "cards") if self.visibility == "normal" else None,
+            "visibility": self.visibility,
+            "others": [hand_name(m, "cards") if m else None for m in self.others],
             "players": self.players,
             "seat": self.seat,
             "trump": None if self.turned is None else card_name(self.turned),
@@ -143,7 +182,12 @@ class Advice:
         return pd.DataFrame(rows)
 
 
-def _parse_turned(trump: int | str | None) -> int | None:
+def parse_turned(trump: int | str | None) -> int | None:
+    """The turned card as a bit number, or ``None`` (``None``, ``"none"``, ``"-"``, ``""``).
+
+    Raises:
+        ValueError: not a card name or a card bit number.
+    """
     if trump is None:
         return None
     if isinstance(trump, str):
@@ -160,13 +204,36 @@ class _CountBatch:
     """Picklable batch task: the kernel's weighted trick counts over one batch of seed words."""
 
     def __init__(self, hand: int, seat: int, players: int, cards: int, trump_suit: int, turned_mask: int,
-                 bids: np.ndarray, mode: int, sigma: float) -> None:  # fmt: skip
+                 bids: np.ndarray, mode: int, sigma: float, blind: bool) -> None:  # fmt: skip
         self.args = (np.int64(hand), seat, players, cards, trump_suit, np.int64(deck_mask(players)),
                      np.int64(turned_mask), bids)  # fmt: skip
-        self.mode, self.sigma = mode, sigma
+        self.mode, self.sigma, self.blind = mode, sigma, int(blind)
 
     def __call__(self, seeds: np.ndarray) -> tuple[np.ndarray, float]:
-        return _k.advise_batch(*self.args, seeds, self.mode, self.sigma)
+        return _k.advise_batch(*self.args, seeds, self.mode, self.sigma, self.blind)
+
+
+def forehead_outcomes(players: int, seat: int, shown: Sequence[int], turned: int | None) -> dict[int, bool]:
+    """Every card ``seat`` may hold in a forehead one-card deal and whether it wins the trick.
+
+    Args:
+        players: 3..6; seat: the forehead player's seat.
+        shown: ``shown[s]`` = the card (bit number) of seat ``s``; ``shown[seat]`` is ignored.
+        turned: the turned card or ``None``.
+
+    Returns:
+        ``{card: wins}`` over the deck cards the player cannot see (the deck minus the
+        other seats' cards and the turned card), each equally likely to be its own; the
+        play of a one-card deal is forced (seat 0 leads), so the cards decide the trick.
+    """
+    seen = sum(1 << c for s, c in enumerate(shown) if s != seat) | (0 if turned is None else 1 << turned)
+    trump = -1 if turned is None else card_suit(turned)
+    trick = np.array(shown, dtype=np.int64)
+    out = {}
+    for card in cards_of(deck_mask(players) & ~seen):
+        trick[seat] = card
+        out[card] = int(trick_winner(trick, players, 0, players, trump)) == seat
+    return out
 
 
 def advise(
@@ -181,12 +248,16 @@ def advise(
     model: str = "aim",
     n_jobs: int = 1,
     bid_sigma: float = 0.0,
+    visibility: str = "normal",
+    others: Sequence[int | str] | None = None,
 ) -> Advice:
     """What to bid with ``hand`` in ``seat`` after ``bids_so_far`` (RULES.md Part 2).
 
     Args:
         hand: the player's cards (a mask or any ``parse_hand`` text); 1..8 cards, all in
             the deck for ``players`` players; the number of cards is the deal size.
+            ``None`` when the player does not see its hand (``visibility`` ``forehead``
+            or ``blind``).
         players: 3..6.
         seat: 0 (left of the dealer, bids first) .. players−1 (the dealer), or a name
             (``eldest``, ``second``, …, ``dealer``; :func:`wiezen_sim.vocabulary.parse_seat`).
@@ -205,7 +276,14 @@ def advise(
             well they explain the earlier bids, ``Π exp(−(bid − E)² / 2σ²)`` over the
             earlier bidders with ``E`` the heuristic bidder's estimate for the sampled
             hand (importance sampling; intervals then use the effective sample size
-            ``(Σw)² / Σw²``, reported as ``effective_samples``).
+            ``(Σw)² / Σw²``, reported as ``effective_samples``). Normal deals only.
+        visibility: what the player sees when bidding (RULES.md Part 2): ``normal`` (its
+            hand), ``forehead`` (a one-card deal: every other player's card, given as
+            ``others``, not its own; the advice is exact) or ``blind`` (nothing but the
+            turned card and the bids: the one-card blind deals, with a turned card, and
+            the 8-card blind end deal, ``trump`` none; the deal size follows from that).
+        others: forehead only: the card of every other seat in seat order (seats 0, 1,
+            …, skipping ``seat``; ``players − 1`` cards, masks or card names).
 
     Returns:
         :class:`Advice` with one :class:`BidOption` per bid 0..cards (p_exact, expected
@@ -217,16 +295,48 @@ def advise(
             outside the deck, a bad seat, trump card missing/superfluous/in the hand/
             outside the deck, the wrong number of bids or a bid outside 0..cards,
             unknown scoring or model, samples < 1, a negative seed, bid_sigma < 0, or (with
-            ``bid_sigma``) no sample consistent with the earlier bids.
+            ``bid_sigma``) no sample consistent with the earlier bids; an unknown
+            visibility, a hand given in a forehead or blind deal (or missing in a normal
+            one), ``others`` not ``players − 1`` single distinct cards of the deck or given
+            outside a forehead deal, a forehead deal without a turned card, ``bid_sigma``
+            with forehead or blind.
     """
     players = check_players(players)
-    mask = parse_hand(hand) if isinstance(hand, str) else int(hand)
-    cards = card_count(mask)
-    if not 1 <= cards <= 8:
-        raise ValueError(f"a Romanian whist hand has 1 to 8 cards, got {cards}")
-    check_cards_in_deck(mask, players, "hand")
+    if visibility not in VISIBILITIES:
+        raise ValueError(f"visibility must be one of {', '.join(VISIBILITIES)}, got {visibility!r}")
     seat = parse_seat(seat, players)
-    turned = _parse_turned(trump)
+    turned = parse_turned(trump)
+    if visibility == "normal":
+        if hand is None:
+            raise ValueError("give the hand (or choose the forehead or blind visibility)")
+        mask = parse_hand(hand) if isinstance(hand, str) else int(hand)
+        cards = card_count(mask)
+        if not 1 <= cards <= 8:
+            raise ValueError(f"a Romanian whist hand has 1 to 8 cards, got {cards}")
+        check_cards_in_deck(mask, players, "hand")
+    else:
+        if hand is not None:
+            raise ValueError(f"in a {visibility} deal the player does not see its own hand: give no hand")
+        if bid_sigma:
+            raise ValueError(f"bid_sigma weights sampled hands by the earlier bids: normal deals only, not {visibility}"
+                             )  # fmt: skip
+        mask, cards = 0, 1 if visibility == "forehead" or turned is not None else 8
+    if (others is not None) != (visibility == "forehead"):
+        raise ValueError("the others' cards are seen in forehead deals only: give them there and only there")
+    shown: list[int] = []
+    if others is not None:
+        if len(others) != players - 1:
+            raise ValueError(f"give the cards of the {players - 1} other seats (seat order, own seat skipped), "
+                             f"got {len(others)}")  # fmt: skip
+        for card in others:
+            m = parse_hand(card) if isinstance(card, str) else int(card)
+            if card_count(m) != 1:
+                raise ValueError(f"each other seat holds one card in a forehead deal, got {hand_name(m, 'cards')!r}")
+            check_cards_in_deck(m, players, "other seat's card")
+            if m & sum(1 << c for c in shown):
+                raise ValueError(f"card {card_name(m.bit_length() - 1)} is given twice")
+            shown.append(m.bit_length() - 1)
+        shown.insert(seat, -1)
     if cards == 8 and turned is not None:
         raise ValueError("8-card deals use the whole deck: there is no turned card (give trump none)")
     if cards < 8 and turned is None:
@@ -235,6 +345,8 @@ def advise(
         check_cards_in_deck(1 << turned, players, "trump")
         if mask >> turned & 1:
             raise ValueError(f"the turned card {card_name(turned)} cannot be in the hand")
+        if turned in shown:
+            raise ValueError(f"the turned card {card_name(turned)} cannot be in another seat's hand")
     bids = tuple(int(b) if not isinstance(b, bool) else b for b in bids_so_far)
     if len(bids) != seat:
         raise ValueError(f"seat {seat} bids after {seat} players: give {seat} bids so far, got {len(bids)}")
@@ -247,8 +359,22 @@ def advise(
     if not bid_sigma >= 0:
         raise ValueError(f"bid_sigma must be ≥ 0, got {bid_sigma!r}")
     seed = resolve_seed(seed)
+    if visibility == "forehead":
+        return _advise_forehead(players, seat, shown, turned, bids, rule)
     return advise_unchecked(mask, players, seat, cards, turned, bids, rule, samples, seed, model, n_jobs,
-                            float(bid_sigma))  # fmt: skip
+                            float(bid_sigma), visibility == "blind")  # fmt: skip
+
+
+def _advise_forehead(
+    players: int, seat: int, shown: list[int], turned: int | None, bids: tuple[int, ...], rule: RomanianScoring
+) -> Advice:
+    """Exact forehead advice: the own card enumerated (:func:`forehead_outcomes`, module docstring)."""
+    outcomes = forehead_outcomes(players, seat, shown, turned)
+    wins = sum(outcomes.values())
+    counts = np.array([[len(outcomes) - wins, wins]] * 2, dtype=np.float64)
+    others = tuple(0 if s == seat else 1 << c for s, c in enumerate(shown))
+    return _advice(0, players, seat, 1, turned, bids, rule, len(outcomes), "exact", counts, float(len(outcomes)),
+                   0.0, "forehead", others)  # fmt: skip
 
 
 def advise_unchecked(
@@ -264,12 +390,15 @@ def advise_unchecked(
     model: str,
     n_jobs: int = 1,
     sigma: float = 0.0,
+    blind: bool = False,
 ) -> Advice:
-    """:func:`advise` on validated input (arguments as there; the Monte Carlo bidder asks it every bid)."""
+    """:func:`advise` on validated input (arguments as there, ``blind`` for the blind
+    visibility with ``mask`` 0; the Monte Carlo bidder asks it every bid)."""
     trump_suit = -1 if turned is None else card_suit(turned)  # the kernel's code for no trump
     turned_mask = 0 if turned is None else 1 << turned
     mode = _k.MODE_AIM if model == "aim" else _k.MODE_FIXED
-    task = _CountBatch(mask, seat, players, cards, trump_suit, turned_mask, np.array(bids, dtype=np.int64), mode, sigma)
+    task = _CountBatch(mask, seat, players, cards, trump_suit, turned_mask, np.array(bids, dtype=np.int64), mode, sigma,
+                       blind)  # fmt: skip
     parts = run_batches(task, sample_seeds(seed, samples), ADVISE_BATCH, n_jobs, progress=False, desc="deals")
     counts = np.sum([c for c, _ in parts], axis=0)
     sum_w2 = float(sum(w2 for _, w2 in parts))
@@ -277,6 +406,29 @@ def advise_unchecked(
     if not total > 0:
         raise ValueError(f"no sampled deal explains the bids so far {list(bids)}: raise bid_sigma or samples")
     n_eff = total * total / sum_w2  # = samples without weights
+    return _advice(mask, players, seat, cards, turned, bids, rule, samples, model, counts, n_eff, sigma,
+                   "blind" if blind else "normal", ())  # fmt: skip
+
+
+def _advice(
+    mask: int,
+    players: int,
+    seat: int,
+    cards: int,
+    turned: int | None,
+    bids: tuple[int, ...],
+    rule: RomanianScoring,
+    samples: int,
+    model: str,
+    counts: np.ndarray,
+    n_eff: float,
+    sigma: float,
+    visibility: str,
+    others: tuple[int, ...],
+) -> Advice:
+    """The :class:`Advice` from the (weighted) trick counts ``counts[b, t]`` (model ``aim``:
+    row ``b`` when aiming at ``b``; else row 0 for every bid); ``model`` ``"exact"``: the
+    counts enumerate equally likely cases, the intervals are the points."""
     n_int = max(1, round(n_eff))
     hook = forbidden_bid(players, cards, bids) if seat == players - 1 else None
     options = []
@@ -287,12 +439,15 @@ def advise_unchecked(
         mean = float(dist @ scores)
         var = float(dist @ (scores - mean) ** 2) * n_eff / max(n_eff - 1, 1)
         half = float(stats.t.ppf(0.975, max(n_eff - 1, 1)) * math.sqrt(var / n_eff)) if n_eff > 1 else math.nan
+        p = float(dist[b])
+        if model == "exact":
+            half = 0.0
         options.append(
             BidOption(
                 bid=b,
                 legal=b != hook,
-                p_exact=float(dist[b]),
-                p_exact_ci=wilson(min(n_int, round(float(dist[b]) * n_eff)), n_int),
+                p_exact=p,
+                p_exact_ci=(p, p) if model == "exact" else wilson(min(n_int, round(p * n_eff)), n_int),
                 expected_score=mean,
                 expected_score_ci=(mean - half, mean + half),
                 tricks=tuple(float(x) for x in dist),
@@ -300,6 +455,5 @@ def advise_unchecked(
         )
     legal = [o for o in options if o.legal]
     best = max(legal, key=lambda o: (o.expected_score, -o.bid))
-    return Advice(
-        mask, players, seat, cards, turned, bids, rule.name, samples, model, tuple(options), best, sigma, n_eff
-    )
+    return Advice(mask, players, seat, cards, turned, bids, rule.name, samples, model, tuple(options), best, sigma,
+                  n_eff, visibility, others)  # fmt: skip

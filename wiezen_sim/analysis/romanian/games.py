@@ -1,8 +1,10 @@
-"""Romanian whist: complete games between policies (RULES.md Part 2).
+"""Romanian whist: one deal and complete games between policies (RULES.md Part 2).
 
-:func:`play_game` plays one game with explicit :class:`~wiezen_sim.analysis.romanian.policies.Policy`
-objects (custom bidders allowed); :func:`simulate` plays many between named policies
-and compares their scores. Every game has its own seed word
+:func:`play_deal` plays one given deal with given bids and policies and returns the
+tricks (per seat and trick by trick) and the scores; :func:`play_game` plays one game
+with explicit :class:`~wiezen_sim.analysis.romanian.policies.Policy` objects (custom
+bidders allowed); :func:`simulate` plays many between named policies and compares
+their scores. Every game has its own seed word
 (:func:`wiezen_sim.parallel.sample_seeds`) and the games run through
 :func:`wiezen_sim.parallel.run_batches`: the result depends on the seed and the game
 count only, never on ``n_jobs``.
@@ -17,25 +19,239 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from wiezen_sim.analysis.romanian.bids import parse_turned
 from wiezen_sim.analysis.romanian.policies import PLAY_CODES, Policy, bid_view, make_policy
 from wiezen_sim.analysis.stats import mean_interval, wilson
-from wiezen_sim.cards import card_suit, cards_of
+from wiezen_sim.cards import card_count, card_name, card_suit, cards_of, parse_hand
 from wiezen_sim.kernel import romanian as _k
+from wiezen_sim.kernel.trick import trick_winner
 from wiezen_sim.parallel import resolve_seed, run_batches, sample_seeds
 from wiezen_sim.rules.romanian import (
     RomanianRules,
     RomanianScoring,
     StreakCounter,
+    check_bids,
+    check_cards_in_deck,
     check_players,
     counts_for_streak,
     deal_score,
     deck_mask,
     game_winners,
+    get_scoring,
+    has_trump,
 )
 
-__all__ = ["GameRecord", "SimulationResult", "play_game", "simulate"]
+__all__ = ["DealRecord", "GameRecord", "SimulationResult", "Trick", "play_deal", "play_game", "simulate"]
 
-_NO_TRACE = np.zeros(0, dtype=np.int64)  # play_deal records no trace
+_NO_TRACE = np.zeros(0, dtype=np.int64)  # the kernel records no trace
+
+
+def _play_kernel(
+    hands: Sequence[int], turned: int | None, bids: Sequence[int], policies: Sequence[Policy], seed: int,
+    trace: np.ndarray = _NO_TRACE,
+) -> np.ndarray:  # fmt: skip
+    """The kernel's ``play_deal`` on validated input: int64[n] tricks per seat (``trace`` filled in place)."""
+    return _k.play_deal(
+        np.array(hands, dtype=np.int64),
+        -1 if turned is None else card_suit(turned),
+        np.int64(deck_mask(len(hands))),
+        np.int64(0 if turned is None else 1 << turned),
+        np.array(bids, dtype=np.int64),
+        np.array([PLAY_CODES[p.play] for p in policies], dtype=np.int64),
+        max(p.worlds for p in policies),
+        seed,
+        trace,
+    )
+
+
+@dataclass(frozen=True)
+class Trick:
+    """One trick of a played deal.
+
+    Attributes:
+        leader: the seat that led (seat 0 leads the first trick, the winner the next).
+        cards: the cards (bit numbers) in playing order, ``cards[i]`` played by seat
+            ``(leader + i) % players``.
+        winner: the seat that won it (highest trump, else highest card of the suit led).
+    """
+
+    leader: int
+    cards: tuple[int, ...]
+    winner: int
+
+    def by_seat(self, players: int) -> tuple[int, ...]:
+        """The cards indexed by seat: ``out[s]`` = the card seat ``s`` played."""
+        return tuple(self.cards[(s - self.leader) % players] for s in range(players))
+
+
+@dataclass(frozen=True)
+class DealRecord:
+    """The result of :func:`play_deal` (seats in playing order, seat 0 left of the dealer).
+
+    Attributes:
+        hands: the dealt hands (card masks), ``hands[seat]``.
+        turned: the turned card (its suit is trump) or ``None`` (8-card deals).
+        bids: ``bids[seat]``, tricks bid.
+        policies: the play policy name of each seat (``random``, ``aim``, ``pimc``).
+        tricks: ``tricks[seat]``, tricks taken (they add up to the cards per hand).
+        played: the tricks in order (:class:`Trick`).
+        scores: ``scores[seat]``, points of the deal under ``scoring`` (no streak bonus).
+        scoring: the scoring preset name.
+        seed: the seed the deal was played with.
+    """
+
+    hands: tuple[int, ...]
+    turned: int | None
+    bids: tuple[int, ...]
+    policies: tuple[str, ...]
+    tricks: tuple[int, ...]
+    played: tuple[Trick, ...]
+    scores: tuple[int, ...]
+    scoring: str
+    seed: int
+
+    def to_dict(self) -> dict:
+        """JSON-ready dict: cards by name, tricks as ``{"leader", "cards", "winner"}``."""
+        return {
+            "hands": [" ".join(card_name(c) for c in cards_of(h)) for h in self.hands],
+            "trump": None if self.turned is None else card_name(self.turned),
+            "bids": list(self.bids),
+            "policies": list(self.policies),
+            "tricks": list(self.tricks),
+            "played": [
+                {"leader": t.leader, "cards": [card_name(c) for c in t.cards], "winner": t.winner} for t in self.played
+            ],
+            "scores": list(self.scores),
+            "scoring": self.scoring,
+            "seed": self.seed,
+        }
+
+
+def _check_deal(hands: Sequence[int | str], trump: int | str | None) -> tuple[list[int], int | None]:
+    """Parsed and validated hands (masks) and turned card of one deal (RULES.md Part 2)."""
+    players = check_players(len(hands))
+    masks = [parse_hand(h) if isinstance(h, str) else int(h) for h in hands]
+    cards = card_count(masks[0])
+    seen = 0
+    for seat, mask in enumerate(masks):
+        if card_count(mask) != cards:
+            raise ValueError(f"every hand must have the same number of cards: seat 0 has {cards}, "
+                             f"seat {seat} has {card_count(mask)}")  # fmt: skip
+        check_cards_in_deck(mask, players, f"hand of seat {seat}")
+        if mask & seen:
+            raise ValueError(f"card {card_name((mask & seen).bit_length() - 1)} is dealt twice (seat {seat})")
+        seen |= mask
+    if not 1 <= cards <= 8:
+        raise ValueError(f"a Romanian whist deal has 1 to 8 cards per player, got {cards}")
+    turned = parse_turned(trump)
+    if has_trump(players, cards) != (turned is not None):
+        raise ValueError(
+            "8-card deals use the whole deck: there is no turned card (give trump None)"
+            if cards == 8
+            else f"a {cards}-card deal has a turned card: give it as trump (e.g. 'QH')"
+        )
+    if turned is not None:
+        check_cards_in_deck(1 << turned, players, "trump")
+        if seen >> turned & 1:
+            raise ValueError(f"the turned card {card_name(turned)} cannot be in a hand")
+    return masks, turned
+
+
+def _named_policy(spec: str) -> Policy:
+    """``make_policy`` for a name of ``POLICIES`` or ``pimc:M`` (PIMC with M worlds per card)."""
+    name, colon, worlds = spec.partition(":")
+    if not colon:
+        return make_policy(name)
+    if name != "pimc" or not (worlds.isascii() and worlds.isdigit()) or int(worlds) < 1:
+        raise ValueError(f"policy {spec!r}: only pimc takes a world count, as pimc:M with M ≥ 1")
+    return make_policy(name, worlds=int(worlds))
+
+
+def play_deal(
+    hands: Sequence[int | str],
+    trump: int | str | None,
+    bids: Sequence[int],
+    policies: str | Policy | Sequence[str | Policy] = "heuristic",
+    seed: int = 0,
+    scoring: str | RomanianScoring = "default",
+) -> DealRecord:
+    """Play one given deal of Romanian whist with given bids and players (RULES.md Part 2).
+
+    Seat 0 (left of the dealer) leads the first trick; every player follows suit if
+    possible, else plays a trump if possible (must-trump), else any card; the highest
+    trump wins, else the highest card of the suit led; the winner leads next. The cards
+    are chosen by each seat's play policy (``wiezen_sim.kernel.romanian``: ``random``,
+    ``aim`` bid-aiming heuristic, ``pimc`` aiming at its own exact bid); the bids are
+    given, not asked from the policies' bidders.
+
+    Args:
+        hands: one hand per seat in playing order (3 to 6 seats; seat N−1 is the
+            dealer), each a card mask or ``parse_hand`` text, 1 to 8 cards each, all the
+            same size, disjoint and in the 8 × N deck for N players.
+        trump: the turned card (``"QH"``, a bit number) or ``None``/``"none"``: an 8-card
+            deal has none, every smaller deal has one (not in any hand).
+        bids: one bid per seat (0..cards), the dealer off the hook (the total may not
+            equal the cards per hand).
+        policies: one per seat, or one for all: a name of ``POLICIES`` (``random``,
+            ``heuristic``, ``mc`` play ``random``, ``aim``, ``aim``; ``pimc`` plays PIMC
+            with 16 worlds per card, ``pimc:M`` with M) or a :class:`Policy` (its
+            ``play`` and ``worlds`` are used).
+        seed: a non-negative integer; the same seed, deal and policies give the same play.
+        scoring: a preset name of ``SCORING_PRESETS`` or a ``RomanianScoring`` for
+            ``scores`` (deal score only: streak bonuses depend on the game).
+
+    Returns:
+        :class:`DealRecord`: ``tricks[seat]`` (ints summing to the cards per hand), the
+        tricks in order with leader, cards and winner, and ``scores[seat]`` in points.
+
+    Raises:
+        ValueError: not 3 to 6 hands, hands of different or bad sizes, a card twice or
+            outside the deck, trump missing/superfluous/in a hand/outside the deck, not
+            one bid per seat or a bid outside 0..cards or the dealer's forbidden total,
+            not one policy per seat, an unknown policy name or a bad ``pimc:M``, unknown scoring, a
+            negative seed.
+    """
+    masks, turned = _check_deal(hands, trump)
+    players, cards = len(masks), card_count(masks[0])
+    bid_list = list(bids)
+    if len(bid_list) != players:
+        raise ValueError(f"give one bid per seat ({players}), got {len(bid_list)}")
+    check_bids(players, cards, bid_list)
+    if isinstance(policies, (str, Policy)):
+        given = [policies]
+    elif isinstance(policies, Sequence):
+        given = list(policies)
+    else:
+        raise ValueError(f"policies: a policy (name or Policy) or one per seat, got {policies!r}")
+    if len(given) == 1:
+        given = given * players
+    if len(given) != players:
+        raise ValueError(f"give one policy per seat ({players}) or one for all, got {len(given)}")
+    seat_policies = [p if isinstance(p, Policy) else _named_policy(p) for p in given]
+    rule = get_scoring(scoring)
+    seed = resolve_seed(seed)
+    trace = np.zeros(players * cards, dtype=np.int64)
+    won = _play_kernel(masks, turned, bid_list, seat_policies, seed, trace)
+    trump_suit = -1 if turned is None else card_suit(turned)
+    played = []
+    leader = 0
+    for t in range(cards):
+        trick = trace[t * players : (t + 1) * players]
+        winner = int(trick_winner(trick, players, leader, players, trump_suit))
+        played.append(Trick(leader, tuple(int(c) for c in trick), winner))
+        leader = winner
+    tricks = tuple(int(w) for w in won)
+    return DealRecord(
+        hands=tuple(masks),
+        turned=turned,
+        bids=tuple(bid_list),
+        policies=tuple(p.play for p in seat_policies),
+        tricks=tricks,
+        played=tuple(played),
+        scores=tuple(deal_score(rule, b, t, cards) for b, t in zip(bid_list, tricks, strict=True)),
+        scoring=rule.name,
+        seed=seed,
+    )
 
 
 @dataclass
@@ -111,19 +327,8 @@ def play_game(
             if b not in view.legal:
                 raise ValueError(f"{policies[order[pos]].name} bid {b!r}, legal: {list(view.legal)}")
             seat_bids.append(int(b))
-        pol = np.array([PLAY_CODES[policies[order[pos]].play] for pos in range(n)], dtype=np.int64)
-        worlds = max(policies[p].worlds for p in range(n))
-        won = _k.play_deal(
-            np.array(hands, dtype=np.int64),
-            -1 if turned is None else card_suit(turned),
-            np.int64(deck),
-            np.int64(0 if turned is None else 1 << turned),
-            np.array(seat_bids, dtype=np.int64),
-            pol,
-            worlds,
-            int(rng.integers(2**62)),
-            _NO_TRACE,
-        )
+        won = _play_kernel(hands, turned, seat_bids, [policies[order[pos]] for pos in range(n)],
+                           int(rng.integers(2**62)))  # fmt: skip
         for pos in range(n):
             p = order[pos]
             bids[d, p] = seat_bids[pos]

@@ -14,10 +14,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from wiezen_sim.analysis.romanian.bids import advise_unchecked
+from wiezen_sim.analysis.romanian.bids import advise_unchecked, forehead_outcomes
 from wiezen_sim.cards import card_suit, cards_of
 from wiezen_sim.kernel import romanian as _k
-from wiezen_sim.kernel.trick import trick_winner
 from wiezen_sim.rules.romanian import DealSpec, RomanianScoring, deck_mask, get_scoring, legal_bids
 
 __all__ = [
@@ -96,18 +95,9 @@ def forehead_p_win(view: BidView) -> float:
     remaining deck cards, each equally likely. Play of a one-card deal is forced (seat 0
     leads), so the win is decided by the cards alone.
     """
-    deck = deck_mask(view.players)
-    seen = sum(c for c in view.others if c is not None) | (0 if view.turned is None else 1 << view.turned)
-    pool = cards_of(deck & ~seen)
-    trump = -1 if view.turned is None else card_suit(view.turned)
-    shown = [0 if card is None else card for card in view.others]  # every other seat's card
-    trick = np.zeros(view.players, dtype=np.int64)
-    wins = 0
-    for c in pool:
-        for s in range(view.players):
-            trick[s] = c if s == view.seat else cards_of(shown[s])[0]
-        wins += int(trick_winner(trick, view.players, 0, view.players, trump)) == view.seat
-    return wins / len(pool)
+    shown = [-1 if card is None else cards_of(card)[0] for card in view.others]  # every other seat's card
+    outcomes = forehead_outcomes(view.players, view.seat, shown, view.turned)
+    return sum(outcomes.values()) / len(outcomes)
 
 
 def heuristic_bidder(view: BidView, rng: np.random.Generator) -> int:
