@@ -85,7 +85,7 @@ KIND_FAMILY = {
 }
 FAMILIES = (*dict.fromkeys(KIND_FAMILY.values()), "overhead")
 SLOW_KEPT = 400  # costliest questions kept during the run, for the corpus
-WORST_KEYS = ("name", "hand", "seat", "turned", "dds_solves", "projected_s", "capped")
+WORST_KEYS = ("name", "hand", "seat", "turned", "dds_solves", "median_dds_units", "projected_s", "capped")
 _SEQ = itertools.count()  # tie-breaker of the kept questions (arrival order)
 
 
@@ -384,7 +384,7 @@ def replay(path: Path) -> int:
 
 def _quantiles(xs: list[float]) -> dict:
     xs = sorted(xs)
-    return {"p50": float(np.quantile(xs, 0.5)), "p90": float(np.quantile(xs, 0.9)), "max": xs[-1]}
+    return {f"p{q}": float(np.quantile(xs, q / 100)) for q in (25, 50, 75, 90)} | {"max": xs[-1]}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -449,6 +449,14 @@ def main(argv: list[str] | None = None) -> int:
 
     costs = [h["dds_solves"] for h in hands]
     per_family = {f: _quantiles([h["families"][f]["dds_solves"] for h in hands]) for f in FAMILIES}
+    # a second unit, the same for every hand: the run's median DDS solve (DDS is much faster on
+    # some deals than on others, e.g. with a long trump suit, which inflates a same-deal ratio)
+    unit_s = statistics.median(r["dds_s"] for h in hands for r in h["deals"])
+    for h in hands:
+        h["median_dds_units"] = h["s_per_deal"] / unit_s
+        for f in FAMILIES:
+            h["families"][f]["median_dds_units"] = h["families"][f]["s_per_deal"] / unit_s
+    per_family_units = {f: _quantiles([h["families"][f]["median_dds_units"] for h in hands]) for f in FAMILIES}
     share = {f: sum(h["families"][f]["s_per_deal"] for h in hands) / sum(h["s_per_deal"] for h in hands)
              for f in FAMILIES}  # fmt: skip
     by_class = {}
@@ -488,8 +496,10 @@ def main(argv: list[str] | None = None) -> int:
             "hands": len(hands),
             "capped_hands": [h["name"] for h in hands if h["capped"]],
             "dds_solves_per_deal": _quantiles(costs),
+            "median_dds_units_per_deal": _quantiles([h["median_dds_units"] for h in hands]),
             "projected_s": _quantiles([h["projected_s"] for h in hands]),
             "per_family_dds_solves": per_family,
+            "per_family_median_dds_units": per_family_units,
             "time_share_by_family": share,
             "per_class_median_dds_solves": {c: statistics.median(v) for c, v in by_class.items()},
             "worst_hands": [{k: h[k] for k in WORST_KEYS} for h in sorted(hands, key=lambda h: -h["dds_solves"])[:10]],
@@ -505,14 +515,18 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"\nrun {run_s:.0f} s; DDS solve median {report['dds_solve_s']['median'] * 1e3:.1f} ms; "
           f"load {load_before[0]:.1f} -> {os.getloadavg()[0]:.1f}")  # fmt: skip
-    print("family           p50 DDS   p90 DDS   max DDS   share of time")
+    print("per family: DDS solves of the same deals p50 / p90 / max, in median DDS solves p50 / p90 / max, time share")
     for f in FAMILIES:
-        q = per_family[f]
-        print(f"{f:<15} {q['p50']:9.2f} {q['p90']:9.2f} {q['max']:9.1f}   {share[f]:6.1%}")
+        q, u = per_family[f], per_family_units[f]
+        print(f"{f:<15} {q['p50']:8.2f} {q['p90']:8.2f} {q['max']:8.1f}   {u['p50']:8.2f} {u['p90']:8.2f} "
+              f"{u['max']:8.1f}   {share[f]:6.1%}")  # fmt: skip
+    u = report["summary"]["median_dds_units_per_deal"]
+    print(f"whole table in median DDS solves: p50 {u['p50']:.2f}, p90 {u['p90']:.2f}, max {u['max']:.1f}")
     print("class medians: " + ", ".join(f"{c} {statistics.median(v):.1f}" for c, v in by_class.items()))
     for h in report["summary"]["worst_hands"][:5]:
-        print(f"worst: {h['name']} {h['hand']} {h['seat']} {h['turned']}: {h['dds_solves']:.1f} DDS solves/deal, "
-              f"projected {h['projected_s']:.0f} s{' (capped: lower bound)' if h['capped'] else ''}")  # fmt: skip
+        print(f"worst: {h['name']} {h['hand']} {h['seat']} {h['turned']}: {h['dds_solves']:.1f} DDS solves/deal "
+              f"({h['median_dds_units']:.1f} median DDS solves), projected {h['projected_s']:.0f} s"
+              f"{' (capped: lower bound)' if h['capped'] else ''}")  # fmt: skip
     capped = report["summary"]["capped_hands"]
     print(f"capped hands (costs are lower bounds): {len(capped)}" + (f" ({', '.join(capped)})" if capped else ""))
     print(f"wrote {args.out} and {args.corpus_out}")
