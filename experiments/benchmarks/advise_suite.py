@@ -26,14 +26,19 @@ hand, which are reported as capped (never as fast).
 Writes results/benchmarks/advise_suite.json (per hand and family: times, DDS solves,
 node counts and the kernel's counters; machine, versions, git commit) and the slowest
 questions (at most one per hand and kind) to experiments/benchmarks/slow_questions.json,
-each re-solved with a fresh solver (deterministic node counts; ``--replay`` re-runs them).
+each not capped in the run re-solved with a fresh solver (deterministic node counts;
+``--replay`` re-runs them all).
 Prints as its last three lines ``advise_suite_p50_dds_solves: X`` (median over hands),
-``advise_suite_max_dds_solves: Y`` and ``advise_suite_max_s: Z``, Z the projected wall
-time of ``wiezen-sim advise HAND`` with its default samples and 2 jobs (see
-:func:`projected_wall_s`).
+``advise_suite_max_dds_solves: Y`` (same-deal units) and ``advise_suite_max_s: Z``, Z the
+projected wall time of ``wiezen-sim advise HAND`` with its default samples and 2 jobs on
+an otherwise idle 2-core machine (:func:`projected_wall_s`, :func:`startup_s`).
 
-Timing on a shared machine: the seconds depend on the load; the DDS solves, timed in the
-same run on the same deals, and the node counts do not (the counts are deterministic).
+Times are CPU seconds of this process (``time.process_time``), for our questions and for
+DDS alike, so that other processes on a shared machine do not inflate them; the wall time
+of each deal's table is recorded beside it. Node counts are deterministic. Costs are
+given in two units: DDS solves of the same deals (the hand's own ratio) and the run's
+median DDS solve (one unit for every hand; DDS is far faster on some deals than on
+others, e.g. with a long trump suit, which inflates the same-deal ratio).
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ import itertools
 import json
 import os
 import platform
+import resource
 import statistics
 import subprocess
 import sys
@@ -67,7 +73,7 @@ from wiezen_sim.rules.ruleset import RuleSet, get_rules  # noqa: E402
 from wiezen_sim.solvers.dd import DDSolver, NodeLimitExceeded, parse_objective, parse_side  # noqa: E402
 
 JOBS = 2  # the projection's workers (the machine of issue 18: 2 cores)
-DEFAULT_NODE_LIMIT = 20_000_000  # trick nodes per question
+DEFAULT_NODE_LIMIT = 4_000_000  # trick nodes per question: a few CPU seconds, hundreds of DDS solves
 # the kernel's counters (wiezen_sim/kernel/dd.py, module docstring: ``stats``) reported per question
 COUNTERS = {"nodes": 0, "tt_hits": 1, "tt_stores": 2, "quick_trick_cutoffs": 3, "top_trump_cutoffs": 4,
             "searches": 5, "tt_probes": 6, "trick_nodes": 7, "tt_prunes": 9}  # fmt: skip
@@ -147,7 +153,8 @@ def samples_used(hand_record: dict, default_samples: int) -> int:
 
 
 def projected_wall_s(per_deal_s: float, samples: int, startup_s: float, jobs: int = JOBS) -> float:
-    """Wall time of an advise run: start-up plus ``samples`` deals of ``per_deal_s`` seconds shared by ``jobs``."""
+    """Wall time of an advise run on ``jobs`` idle cores: start-up plus ``samples`` deals of
+    ``per_deal_s`` CPU seconds shared by the workers (the tail of the last batches is left out)."""
     return startup_s + samples * per_deal_s / jobs
 
 
@@ -214,12 +221,12 @@ class TimedSolver(DDSolver):
 
     def _timed(self, q: Question, ask):
         before = self.stats.copy()
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         try:
             q.answer = ask()
         except NodeLimitExceeded:
             q.answer = None
-        q.seconds = time.perf_counter() - t0
+        q.seconds = time.process_time() - t0
         q.counters = {name: int(self.stats[i] - before[i]) for name, i in COUNTERS.items()}
         self.log.append(q)
         if q.answer is None:
@@ -250,9 +257,9 @@ def dds_solve_s(hands: np.ndarray, trump: int) -> tuple[float, int]:
     deal = Deal(deal_name([int(h) for h in hands]))
     deal.trump = (Denom.spades, Denom.hearts, Denom.diamonds, Denom.clubs)[trump]
     deal.first = Player.north
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     tricks = analyse_start(deal, True)
-    return time.perf_counter() - t0, int(tricks)
+    return time.process_time() - t0, int(tricks)
 
 
 # ---------------------------------------------------------------- the run
@@ -270,9 +277,9 @@ def run_hand(pos: Position, deals: int, seed: int, rules: RuleSet, solvers: dict
     rows = []
     for d, word in enumerate(sample_seeds(seed, deals)):
         log.clear()
-        t0 = time.perf_counter()
+        t0, w0 = time.process_time(), time.perf_counter()
         ask_table(word, pos, rules, solvers)
-        total = time.perf_counter() - t0
+        total, wall = time.process_time() - t0, time.perf_counter() - w0
         hands = sample_deal(word, pos)
         dds_s, dds_tricks = dds_solve_s(hands, trump)
         fam: dict[str, dict] = {f: {"s": 0.0, "questions": 0, "capped": 0} for f in FAMILIES}
@@ -292,8 +299,9 @@ def run_hand(pos: Position, deals: int, seed: int, rules: RuleSet, solvers: dict
         fam["overhead"]["s"] = max(0.0, total - sum(q.seconds for q in log))
         for f in FAMILIES:
             fam[f].update(_sum_counters(by_family[f]))
-        rows.append({"deal": d, "pbn": deal_name([int(h) for h in hands]), "total_s": total, "dds_s": dds_s,
-                     "dds_tricks": dds_tricks, "capped": any(q.capped for q in log), "families": fam})  # fmt: skip
+        rows.append({"deal": d, "pbn": deal_name([int(h) for h in hands]), "total_s": total, "wall_s": wall,
+                     "dds_s": dds_s, "dds_tricks": dds_tricks, "capped": any(q.capped for q in log),
+                     "families": fam})  # fmt: skip
     our = sum(r["total_s"] for r in rows)
     dds = sum(r["dds_s"] for r in rows)
     families = {}
@@ -320,12 +328,19 @@ def run_hand(pos: Position, deals: int, seed: int, rules: RuleSet, solvers: dict
 
 
 def startup_s(seed: int) -> float:
-    """Seconds of ``wiezen-sim advise`` on the example with 2 samples and 2 jobs (imports, numba cache, a worker)."""
-    cmd = [sys.executable, "-m", "wiezen_sim.cli", "advise", "--quiet", "--samples", "2", "--jobs", str(JOBS),
+    """Start-up of ``wiezen-sim advise`` on an idle machine, in CPU seconds.
+
+    The CPU time of ``wiezen-sim advise`` on the example with 2 samples and 1 job (imports,
+    numba cache, two deals), counted twice: with 2 jobs the loky workers repeat the imports
+    and the cache load, in parallel, before their first deal. CPU time, not wall time, so
+    that other processes on the machine do not inflate it.
+    """
+    cmd = [sys.executable, "-m", "wiezen_sim.cli", "advise", "--quiet", "--samples", "2", "--jobs", "1",
            "--seed", str(seed)]  # fmt: skip
-    t0 = time.perf_counter()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     subprocess.run(cmd, check=True, capture_output=True, cwd=ROOT)
-    return time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return 2 * (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
 
 
 def corpus(slow: list, n: int, tt_mb: dict, node_limit: int) -> list[dict]:
@@ -337,7 +352,8 @@ def corpus(slow: list, n: int, tt_mb: dict, node_limit: int) -> list[dict]:
         if (pos.name, kind) in seen:
             continue
         seen.add((pos.name, kind))
-        fresh = replay_question(q.to_dict(), tt_mb, node_limit)
+        # a question capped in the run is not asked again (it would only pass the limit again)
+        fresh = None if q.capped else replay_question(q.to_dict(), tt_mb, node_limit)
         out.append({"position": pos.name, **pos.describe(), "deal": d, "kind": kind, "family": KIND_FAMILY[kind],
                     **q.to_dict(), "dds_s": dds_s,
                     "run": {"seconds": q.seconds, "dds_solves": cost, "capped": q.capped, **q.counters},
@@ -352,7 +368,7 @@ def replay_question(entry: dict, tt_mb: dict, node_limit: int | None) -> dict:
     hands = parse_deal(entry["pbn"], cards_per_hand=None)
     trump = -1 if entry["trump"] == "NT" else SUITS.index(entry["trump"])
     solver = DDSolver(tt_mb=tt_mb[trump], node_limit=node_limit)
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     try:
         if entry["method"] == "solve":
             answer = solver.solve(hands, trump, entry["leader"], entry["side"], entry["objective"],
@@ -362,22 +378,23 @@ def replay_question(entry: dict, tt_mb: dict, node_limit: int | None) -> dict:
                                       entry["objective"], entry["trick"])  # fmt: skip
     except NodeLimitExceeded:
         answer = None
-    seconds = time.perf_counter() - t0
+    seconds = time.process_time() - t0
     return {"answer": answer, "seconds": seconds, "capped": answer is None,
             **{name: int(solver.stats[i]) for name, i in COUNTERS.items()}}  # fmt: skip
 
 
-def replay(path: Path) -> int:
+def replay(path: Path, node_limit: int) -> int:
     """Re-ask every question of a corpus file with fresh solvers; compare answers and node counts."""
     _, _, tt_mb, _, _ = advise_internals()
     entries = json.loads(path.read_text())["questions"]
     bad = 0
     for e in entries:
-        r = replay_question(e, tt_mb, None)
-        same = r["answer"] == e["answer"] if e["answer"] is not None else True
+        r = replay_question(e, tt_mb, node_limit)
+        same = r["answer"] is None or e["answer"] is None or r["answer"] == e["answer"]
         bad += not same
-        print(f"{e['position']:<20} {e['kind']:<15} {r['seconds']:8.3f} s  trick nodes {r['trick_nodes']:>11,} "
-              f"(recorded fresh {e['fresh']['trick_nodes']:>11,})  answer {r['answer']}"
+        recorded = "capped in the run" if e["fresh"] is None else f"recorded {e['fresh']['trick_nodes']:,}"
+        print(f"{e['position']:<20} {e['kind']:<15} {r['seconds']:8.3f} s CPU  trick nodes {r['trick_nodes']:>11,} "
+              f"({recorded})  answer {'capped' if r['capped'] else r['answer']}"
               + ("" if same else f"  MISMATCH (recorded {e['answer']})"))  # fmt: skip
     return 1 if bad else 0
 
@@ -402,7 +419,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args(argv)
     if args.replay:
-        return replay(args.replay)
+        return replay(args.replay, args.node_limit)
     if args.deals < 1 or (args.hands is not None and args.hands < 1) or args.node_limit < 1:
         ap.error("--deals, --hands and --node-limit must be positive")
 
