@@ -275,6 +275,8 @@ def run_hand(pos: Position, deals: int, seed: int, rules: RuleSet, solvers: dict
     sample_deal, ask_table = internals[0], internals[1]
     trump = card_suit(pos.turned)
     rows = []
+    by_family: dict[str, list[Question]] = {f: [] for f in FAMILIES}
+    overhead = 0.0
     for d, word in enumerate(sample_seeds(seed, deals)):
         log.clear()
         t0, w0 = time.process_time(), time.perf_counter()
@@ -282,37 +284,32 @@ def run_hand(pos: Position, deals: int, seed: int, rules: RuleSet, solvers: dict
         total, wall = time.process_time() - t0, time.perf_counter() - w0
         hands = sample_deal(word, pos)
         dds_s, dds_tricks = dds_solve_s(hands, trump)
-        fam: dict[str, dict] = {f: {"s": 0.0, "questions": 0, "capped": 0} for f in FAMILIES}
-        by_family: dict[str, list[Question]] = {f: [] for f in FAMILIES}
+        family_s = dict.fromkeys(FAMILIES, 0.0)
         for q in log:
             kind = question_kind(q)
-            f = KIND_FAMILY[kind]
-            by_family[f].append(q)
-            fam[f]["s"] += q.seconds
-            fam[f]["questions"] += 1
-            fam[f]["capped"] += q.capped
+            by_family[KIND_FAMILY[kind]].append(q)
+            family_s[KIND_FAMILY[kind]] += q.seconds
             entry = (q.seconds / dds_s, next(_SEQ), pos, d, kind, q, dds_s)
             if len(slow) < SLOW_KEPT:
                 heapq.heappush(slow, entry)
             else:
                 heapq.heappushpop(slow, entry)
-        fam["overhead"]["s"] = max(0.0, total - sum(q.seconds for q in log))
-        for f in FAMILIES:
-            fam[f].update(_sum_counters(by_family[f]))
-        rows.append({"deal": d, "pbn": deal_name([int(h) for h in hands]), "total_s": total, "wall_s": wall,
+        family_s["overhead"] = max(0.0, total - sum(q.seconds for q in log))
+        overhead += family_s["overhead"]
+        rows.append({"deal": d, "pbn": deal_name([int(h) for h in hands]), "cpu_s": total, "wall_s": wall,
                      "dds_s": dds_s, "dds_tricks": dds_tricks, "capped": any(q.capped for q in log),
-                     "families": fam})  # fmt: skip
-    our = sum(r["total_s"] for r in rows)
+                     "family_s": {f: round(x, 6) for f, x in family_s.items() if x}})  # fmt: skip
+    our = sum(r["cpu_s"] for r in rows)
     dds = sum(r["dds_s"] for r in rows)
     families = {}
     for f in FAMILIES:
-        s = sum(r["families"][f]["s"] for r in rows)
+        s = overhead if f == "overhead" else sum(q.seconds for q in by_family[f])
         families[f] = {
             "s_per_deal": s / len(rows),
             "dds_solves": s / dds,
-            "questions_per_deal": sum(r["families"][f]["questions"] for r in rows) / len(rows),
-            "capped_questions": sum(r["families"][f]["capped"] for r in rows),
-            **{name: sum(r["families"][f][name] for r in rows) for name in COUNTERS},
+            "questions_per_deal": len(by_family[f]) / len(rows),
+            "capped_questions": sum(q.capped for q in by_family[f]),
+            **_sum_counters(by_family[f]),
         }
     return {
         "name": pos.name,
