@@ -104,7 +104,8 @@ def advise_internals():
     Returns ``(sample_deal, ask_table, tt_mb, default_samples, accept_tricks)``:
     ``sample_deal(word, position)`` → ``int64[4]`` hands (seat 3 = dealer) as ``advise`` samples them;
     ``ask_table(word, position, rules, solvers)`` asks every question of the default contract
-    table of that deal as ``advise`` does, through ``solvers`` (strain → solver, -1 = no trump);
+    table of that deal as ``advise`` does, through ``solvers`` (strain → solver, -1 = no trump),
+    and returns advise's answers;
     ``tt_mb`` the table size ``advise`` gives each strain's solver; ``default_samples`` and
     ``accept_tricks`` the defaults of ``advise``.
     """
@@ -116,10 +117,10 @@ def advise_internals():
     def sample_deal(word: np.uint64, pos: Position) -> np.ndarray:
         return adv.sample_hands(word, pos.hand, pos.seat, pos.turned)
 
-    def ask_table(word: np.uint64, pos: Position, rules: RuleSet, solvers: dict[int, DDSolver]) -> None:
+    def ask_table(word: np.uint64, pos: Position, rules: RuleSet, solvers: dict[int, DDSolver]) -> dict:
         adv._SOLVERS.clear()
         adv._SOLVERS.update(solvers)  # advise._solver(strain) hands these out
-        adv._solve_batch(np.array([word], dtype=np.uint64), pos.hand, pos.seat, pos.turned, rules, accept)
+        return adv._solve_batch(np.array([word], dtype=np.uint64), pos.hand, pos.seat, pos.turned, rules, accept)
 
     return sample_deal, ask_table, dict(adv.TT_MB), defaults["samples"].default, accept
 
