@@ -1,0 +1,77 @@
+"""The advise suite benchmark (issue 18): its positions and its instrumented contract table."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from experiments.benchmarks.advise_suite import TimedSolver, advise_internals, question_kind
+from experiments.benchmarks.hand_suite import SUITE, suite_positions
+from wiezen_sim.analysis.advise import DEALER, check_position
+from wiezen_sim.cards import card_name, hand_name
+from wiezen_sim.parallel import sample_seeds
+from wiezen_sim.rules.ruleset import get_rules
+from wiezen_sim.solvers.dd import DDSolver
+
+
+@pytest.fixture(scope="module")
+def suite():
+    return suite_positions(18)
+
+
+def test_suite_covers_every_seat_and_turns_a_card_of_the_dealer(suite):
+    positions = suite
+    assert len(positions) >= 100
+    random = Counter(p.seat for p in positions if p.cls.startswith("random_"))
+    assert sum(random.values()) >= 40 and sorted(random) == [0, 1, 2, 3]
+    for p in positions:  # the turned card lies in the dealer's hand (RULES.md 1.2)
+        assert check_position(hand_name(p.hand), p.seat, card_name(p.turned)) == (p.hand, p.seat, p.turned)
+        assert bool(p.hand >> p.turned & 1) == (p.seat == DEALER)
+
+
+def test_a_class_draws_the_same_positions_whatever_else_is_selected(suite):
+    alone = suite_positions(18, ["pico"])
+    assert alone == [p for p in suite if p.cls == "pico"]
+    assert alone != suite_positions(19, ["pico"])
+    assert len(alone) == next(c.count for c in SUITE if c.name == "pico")
+    with pytest.raises(ValueError, match="unknown hand classes nope"):
+        suite_positions(18, ["nope"])
+
+
+def test_solo_candidates_turn_their_long_suit():
+    for p in suite_positions(18, ["solo_top", "solo_no_top"]):
+        suit = p.turned >> 4
+        assert 5 <= ((p.hand >> (16 * suit)) & 0xFFFF).bit_count() <= 6
+
+
+@pytest.mark.parametrize("name", ["troel_3_aces/0", "random_third/0", "misere_low/0"])  # cheap ones (the suite's run)
+def test_timed_table_asks_what_advise_asks_and_every_question_is_classified(compiled_kernels, suite, name):
+    sample_deal, ask_table, tt_mb, _, _ = advise_internals()
+    pos = next(p for p in suite if p.name == name)
+    rules = get_rules()
+    plain = {t: DDSolver(tt_mb=8) for t in tt_mb}
+    log: list = []
+    timed = {t: TimedSolver(8, 10**9, log) for t in tt_mb}
+    for word in sample_seeds(18, 2):  # the suite's first two deals of the hand
+        expected = ask_table(word, pos, rules, plain)
+        log.clear()
+        got = ask_table(word, pos, rules, timed)
+        assert all(np.array_equal(expected[k], got[k]) for k in expected)
+        kinds = Counter(question_kind(q) for q in log)
+        assert "other" not in kinds
+        assert {"alone_exact", "abondance_test", "slim_test", "misere", "kleine", "pico", "vraag_test"} <= set(kinds)
+        assert ("troel" in kinds) == name.startswith("troel")
+        assert all(q.seconds >= 0 and q.counters["trick_nodes"] > 0 for q in log)
+        assert len(sample_deal(word, pos)) == 4
+
+
+def test_a_question_past_the_node_limit_is_capped_not_answered(compiled_kernels):
+    _, ask_table, tt_mb, _, _ = advise_internals()
+    pos = suite_positions(18, ["random_second"])[0]
+    word = np.random.SeedSequence(5).generate_state(1, dtype=np.uint64)[0]
+    log: list = []
+    ask_table(word, pos, get_rules(), {t: TimedSolver(1, 1, log) for t in tt_mb})
+    assert log and all(q.capped and q.answer is None for q in log if q.counters["trick_nodes"] > 1)
+    assert any(q.capped for q in log)
