@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from wiezen_sim.cards import parse_deal
+from wiezen_sim.kernel.dd import STAT_TT_PRUNES
 from wiezen_sim.solvers.dd import DDSolver
 
 STRAINS = (0, 1, 2, 3, None)  # S H D C NT, TABLE order
@@ -39,7 +40,7 @@ def test_list1000_with_a_table_that_fills_up(compiled_kernels, list1000):
     assert solver.tt.shape[0] == 1024
     for i, (pbn, table) in enumerate(list1000[5:205:10]):
         _check(solver, pbn, table, i % 5, (i + 2 * i // 5) % 4)
-    assert solver.stats[9] > 20
+    assert solver.stats[STAT_TT_PRUNES] > 20
 
 
 @pytest.mark.slow

@@ -14,6 +14,7 @@ import pytest
 
 from tests.dd_reference import ref_exact, ref_value
 from wiezen_sim.cards import parse_deal, parse_hand
+from wiezen_sim.kernel.dd import HEAD_SHARE, STAT_TT_ENTRIES
 from wiezen_sim.solvers.dd import DDSolver
 
 SIDES = [0b0001, 0b0010, 0b0100, 0b1000, 0b0101, 0b1010, 0b0011, 0b0110, 0b1100, 0b1001, 0b1110, 0b0111]
@@ -252,12 +253,14 @@ def test_sides_sum_rotation_and_table_off(compiled_kernels, seed):
 
 
 def test_clear_empties_the_table(compiled_kernels):
-    """Clearing resets exactly the heads the stored entries use: afterwards the table is all empty."""
+    """Clearing resets exactly the heads the stored entries use: afterwards every chain head
+    and code word (the last 1 / HEAD_SHARE of the rows) is zero again."""
     solver = DDSolver(tt_mb=16)
+    heads = solver.tt[-(solver.tt.shape[0] // HEAD_SHARE) :]
     solver.solve("N:QJ6.K652.J85.T98 873.J97.AT764.Q4 K5.T83.KQ9.A7652 AT942.AQ4.32.KJ3", "S", 1, 0b0101)
-    assert solver.stats[8] > 0 and solver.tt[:, 7].any()
+    assert solver.stats[STAT_TT_ENTRIES] > 0 and heads.any()
     solver.clear()
-    assert solver.stats[8] == 0 and not solver.tt[:, 7].any() and not (solver.tt[:, 5] >> 32).any()
+    assert solver.stats[STAT_TT_ENTRIES] == 0 and not heads.any()
 
 
 def test_node_count_does_not_depend_on_earlier_questions(compiled_kernels):

@@ -26,6 +26,7 @@ from pathlib import Path
 import numba
 import numpy as np
 
+from wiezen_sim.kernel.dd import STAT_SEARCHES
 from wiezen_sim.rules.auction import Declaration
 from wiezen_sim.rules.dealing import deal_packets, new_deck
 from wiezen_sim.rules.play import PlayView, play_hand, setup_play
@@ -78,11 +79,11 @@ def time_position(task: tuple) -> dict:
         solver = pimc_solver()
         player = PimcPlayer(m, np.random.default_rng(1), solver=solver)
         player.start(deal, None)
-        searches = int(solver.stats[5])
+        searches = int(solver.stats[STAT_SEARCHES])
         t0 = time.perf_counter()
         player(view)
         row[f"pimc{m}_s"] = time.perf_counter() - t0
-        row[f"pimc{m}_tests"] = int(solver.stats[5]) - searches
+        row[f"pimc{m}_tests"] = int(solver.stats[STAT_SEARCHES]) - searches
         row[f"pimc{m}_worlds_dropped"] = player.worlds_dropped
     played = {c for _, cards, _ in view.history for c in cards} | set(view.trick)
     hands = [h & ~sum(1 << c for c in played) for h in deal.hands]

@@ -54,7 +54,7 @@ __all__ = [
 
 DEFAULT_TT_MB = 256
 MAX_TT_MB = 1 << 20  # 1 TB: beyond any machine; a table too large for this one raises MemoryError
-_ENTRY_BYTES = 8 * 8  # one row of the table: key, chain link, bounds, chain head + patterns (see kernel/dd.py)
+_ENTRY_BYTES = 8 * _k.TT_COLUMNS  # one row of the table: key, chain link, bounds (see kernel/dd/layout.py)
 
 Hands = str | Sequence[int] | np.ndarray
 TrumpLike = int | str | None
@@ -309,8 +309,8 @@ class DDSolver:
         if not 0 < tt_mb <= MAX_TT_MB:
             raise ValueError(f"tt_mb must be a number of MB in (0, {MAX_TT_MB}], got {tt_mb}")
         n = 1 << max(10, int(tt_mb * 2**20 / _ENTRY_BYTES).bit_length() - 1)
-        # layout: see the module docstring of wiezen_sim.kernel.dd
-        self.tt = np.zeros((n, 8), dtype=np.int64)
+        # layout: see wiezen_sim.kernel.dd.layout
+        self.tt = np.zeros((n, _k.TT_COLUMNS), dtype=np.int64)
         self.scratch = _k.new_scratch()
         self.stats = self.scratch[_k.STATE, _k.STATS, : _k.N_STATS]  # a view: the kernel counts in the scratch array
         self.use_tt = 1 if use_tt else 0
@@ -330,12 +330,12 @@ class DDSolver:
     @property
     def nodes(self) -> int:
         """Search nodes visited since this solver was created."""
-        return int(self.stats[0])
+        return int(self.stats[_k.STAT_NODES])
 
     @property
     def trick_nodes(self) -> int:
         """Search nodes at the start of a trick since this solver was created (what DDS counts as nodes)."""
-        return int(self.stats[7])
+        return int(self.stats[_k.STAT_TRICK_NODES])
 
     def clear(self) -> None:
         """Empty the transposition table."""
@@ -354,10 +354,10 @@ class DDSolver:
 
     def _run(self, kernel, *args, extra: tuple = ()):
         """Call a kernel search with this solver's table, within ``node_limit``."""
-        self.stats[10] = self.stats[7] + self.node_limit if self.node_limit else 0
+        self.stats[_k.STAT_NODE_LIMIT] = self.stats[_k.STAT_TRICK_NODES] + self.node_limit if self.node_limit else 0
         v = kernel(*args, self.tt, self.use_tt, self.scratch, *extra)
-        if self.stats[11]:
-            self.stats[11] = 0
+        if self.stats[_k.STAT_LIMIT_EXCEEDED]:
+            self.stats[_k.STAT_LIMIT_EXCEEDED] = 0
             self.limit_hits += 1
             raise NodeLimitExceeded(f"the search needed more than {self.node_limit} trick nodes")
         return v

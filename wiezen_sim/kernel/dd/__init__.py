@@ -1,0 +1,116 @@
+"""Double-dummy search for four players (numba; DESIGN.md layer 3), in one module per concern:
+
+- :mod:`.layout` — the state arrays by name: counter slots, scratch rows, table columns, sizes;
+- :mod:`.table` — the transposition table (partition search, as in DDS);
+- :mod:`.bounds` — static bounds: quick tricks, never-wins, forced win, trump bounds;
+- :mod:`.moves` — move generation and ordering, with its weights;
+- :mod:`.search` — the recursive search (what it answers, and its speed-ups);
+- :mod:`.entry` — the entry points (``dd_test``, ``dd_value``, ``dd_solve``, ``dd_card_values``).
+
+The solver layer (:mod:`wiezen_sim.solvers.dd`) validates the questions and calls the
+entry points; this package re-exports them with the layout names.
+"""
+
+from __future__ import annotations
+
+from wiezen_sim.kernel.dd.entry import dd_card_values, dd_solve, dd_test, dd_value, new_scratch
+from wiezen_sim.kernel.dd.layout import (
+    BIG,
+    CANDIDATES,
+    CASH_HANDS,
+    DECISIVE,
+    HANDS,
+    HEAD_CODES,
+    HEAD_FIRST,
+    HEAD_ROW_SHIFT,
+    HEAD_SHARE,
+    HEAD_WORDS,
+    KILLER_LEAD,
+    MIN_HEADS,
+    N_STATS,
+    OBJ_EXACT,
+    OBJ_MAX,
+    OBJ_MIN,
+    PER_PLY,
+    SCORES,
+    SCRATCH_MOVES,
+    SCRATCH_PLIES,
+    SCRATCH_ROWS,
+    STAT_HEAD_DOUBLINGS,
+    STAT_LIMIT_EXCEEDED,
+    STAT_NODE_LIMIT,
+    STAT_NODES,
+    STAT_QUICK_TRICKS,
+    STAT_SEARCHES,
+    STAT_TOP_TRUMPS,
+    STAT_TRICK_NODES,
+    STAT_TT_ENTRIES,
+    STAT_TT_HITS,
+    STAT_TT_PROBES,
+    STAT_TT_PRUNES,
+    STAT_TT_STORES,
+    STATE,
+    STATS,
+    TT_BOUNDS,
+    TT_COLUMNS,
+    TT_LENGTHS,
+    TT_NEXT,
+    TT_OWNERS_HIGH,
+    TT_OWNERS_LOW,
+    TT_QUESTION,
+    TT_SEGMENT,
+)
+from wiezen_sim.kernel.dd.table import tt_clear
+
+__all__ = [
+    "BIG",
+    "CANDIDATES",
+    "CASH_HANDS",
+    "DECISIVE",
+    "HANDS",
+    "HEAD_CODES",
+    "HEAD_FIRST",
+    "HEAD_ROW_SHIFT",
+    "HEAD_SHARE",
+    "HEAD_WORDS",
+    "KILLER_LEAD",
+    "MIN_HEADS",
+    "N_STATS",
+    "OBJ_EXACT",
+    "OBJ_MAX",
+    "OBJ_MIN",
+    "PER_PLY",
+    "SCORES",
+    "SCRATCH_MOVES",
+    "SCRATCH_PLIES",
+    "SCRATCH_ROWS",
+    "STATE",
+    "STATS",
+    "STAT_HEAD_DOUBLINGS",
+    "STAT_LIMIT_EXCEEDED",
+    "STAT_NODES",
+    "STAT_NODE_LIMIT",
+    "STAT_QUICK_TRICKS",
+    "STAT_SEARCHES",
+    "STAT_TOP_TRUMPS",
+    "STAT_TRICK_NODES",
+    "STAT_TT_ENTRIES",
+    "STAT_TT_HITS",
+    "STAT_TT_PROBES",
+    "STAT_TT_PRUNES",
+    "STAT_TT_STORES",
+    "TT_BOUNDS",
+    "TT_COLUMNS",
+    "TT_LENGTHS",
+    "TT_NEXT",
+    "TT_OWNERS_HIGH",
+    "TT_OWNERS_LOW",
+    "TT_QUESTION",
+    "TT_SEGMENT",
+    "dd_card_values",
+    "dd_solve",
+    "dd_test",
+    "dd_value",
+    "new_scratch",
+    "tt_clear",
+]

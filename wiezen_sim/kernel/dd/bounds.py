@@ -1,0 +1,460 @@
+"""Static bounds of the search (numba): results decided without searching the moves.
+
+Every bound returns with its answer the cards that decided it (partition search,
+:mod:`.table`), and every one is exact (a proof, never a guess):
+- quick tricks of the side on lead (a line of sure winners and entries played out,
+  :func:`_cash_tricks`) and of the second hand's side (it surely takes the trick, in no
+  trump also the winner's sure winners after it, :func:`_second_hand_tricks`), as DDS's
+  quick tricks;
+- the trump bounds: the highest trump takes a trick for its holder's side, the two
+  highest take two in one hand or on a side that wants tricks, and when one side holds
+  no trump the other takes a trick with every trump of its longest trump hand
+  (:func:`_trump_bound`);
+- a set of seats not on lead that can never win a trick never gets the lead back
+  (:func:`_never_wins`; misère proofs), and the others can force a misère player to win
+  a trick (:func:`_forced_win`);
+- the last trick, whose cards are all forced (:func:`_last_trick`).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from wiezen_sim.kernel.bits import LANE, highest_index, lowest_index, popcount
+from wiezen_sim.kernel.dd.layout import CASH_HANDS, PER_PLY
+from wiezen_sim.kernel.trick import beats
+
+
+@njit(cache=True, inline="always")
+def _never_wins_bound(hands, trump, mmask, cmask, lo, hi, tl, leader):
+    """``(answer, decisive cards)`` at a trick's start from the seats that can never win a
+    trick again or must win one; answer -1: neither applies.
+
+    A set of seats not on lead that can never win a trick (see :func:`_never_wins`) never
+    gets the lead back: the counted tricks are then 0 or all of them (misère proofs). The
+    group wants to lose when it is a minimiser counted, or a maximiser not counted.
+    """
+    if not (cmask >> leader) & 1:
+        nw = _never_wins(hands, trump, cmask, (cmask & mmask) == 0)
+        if nw >= 0:
+            return (1 if lo <= 0 <= hi else 0), nw
+    else:
+        nw = _never_wins(hands, trump, 15 ^ cmask, ((15 ^ cmask) & ~mmask) == 0)
+        if nw >= 0:
+            return (1 if lo <= tl <= hi else 0), nw
+        # misère (one seat wants to lose every trick, the others want it to win one)
+        if lo == tl and trump < 0 and mmask == 15 ^ cmask and popcount(mmask) == 1:
+            fw = _forced_win(hands, leader, mmask)
+            if fw >= 0:
+                return 0, fw
+    return -1, 0
+
+
+@njit(cache=True, inline="always")
+def _last_trick(hands, leader, trump):
+    """``(winner, decisive cards)`` of the last trick, in which every card is forced."""
+    best = lowest_index(hands[leader])
+    ws = leader
+    same = False
+    for i in range(1, 4):
+        p = (leader + i) & 3
+        ci = lowest_index(hands[p])
+        if (ci >> 4) == (best >> 4):
+            same = True
+            if ci > best:
+                best = ci
+                ws = p
+        elif (ci >> 4) == trump:
+            same = False
+            best = ci
+            ws = p
+    return ws, (1 << best) if same else 0
+
+
+@njit(cache=True, inline="always")
+def _trump_bound(hands, rem, trump, mmask, cmask, lo, hi, tl, one_sided):
+    """``(answer, decisive cards)`` at a trick's start from the trumps; answer -1: undecided.
+
+    The highest trump takes a trick for its holder's side, the two highest take two when
+    one hand holds both, or when a side that wants tricks holds both with another trump
+    beside either (so they need never fall in the same trick); when one side holds no
+    trump the other wins a trick with every trump of its longest trump hand (only trumps
+    can win a trick that contains a trump). The question is decided when the bounds on
+    the counted tricks lie inside ``[lo, hi]`` or outside it.
+    """
+    if trump < 0:
+        return -1, 0
+    tr = rem & (LANE << (16 * trump))
+    if not tr:
+        return -1, 0
+    top = highest_index(tr)
+    below = tr ^ (1 << top)
+    second = highest_index(below) if below else -1
+    c_len = 0
+    o_len = 0
+    top_seat = 0
+    second_seat = -1
+    for p in range(4):
+        ln = popcount(hands[p] & tr)
+        if (hands[p] >> top) & 1:
+            top_seat = p
+        if second >= 0 and (hands[p] >> second) & 1:
+            second_seat = p
+        if (cmask >> p) & 1:
+            c_len = max(c_len, ln)
+        else:
+            o_len = max(o_len, ln)
+    sure = 1
+    dec = 1 << top
+    # (in two hands only when their side wants the tricks: else it may play both to
+    # one trick; a side asked for an exact count may want either, so not then)
+    if second_seat == top_seat or (
+        one_sided
+        and second_seat >= 0
+        and ((cmask >> top_seat) ^ (cmask >> second_seat)) & 1 == 0
+        and ((cmask ^ mmask) >> top_seat) & 1 == 0
+        and ((cmask ^ mmask) >> second_seat) & 1 == 0
+        and (popcount(hands[top_seat] & tr) > 1 or popcount(hands[second_seat] & tr) > 1)
+    ):
+        sure = 2
+        dec = 1 << second
+    c_top = (cmask >> top_seat) & 1 == 1
+    lb = c_len if o_len == 0 else (sure if c_top else 0)
+    ub = tl - (o_len if c_len == 0 else (0 if c_top else sure))
+    if lb >= lo and ub <= hi:
+        return 1, dec
+    if ub < lo or lb > hi:
+        return 0, dec
+    return -1, 0
+
+
+@njit(cache=True, inline="always")
+def _lead_quick_tricks(hands, leader, trump, mmask, lo, tl, scratch, ply):
+    """``(answer, decisive cards)`` at a trick's start from the quick tricks of the side on
+    lead (:func:`_cash_tricks`) for "at least ``lo`` tricks of the maximisers"; answer -1:
+    undecided."""
+    if (mmask >> leader) & 1:
+        qt, qrel = _cash_tricks(hands, leader, trump, mmask, scratch, ply, lo)
+        if qt >= lo:
+            return 1, qrel
+    else:
+        qt, qrel = _cash_tricks(hands, leader, trump, 15 ^ mmask, scratch, ply, tl - lo + 1)
+        if tl - qt < lo:
+            return 0, qrel
+    return -1, 0
+
+
+@njit(cache=True, inline="always")
+def _second_hand_quick_tricks(hands, player, trump, lead_suit, win_card, win_seat, mmask, lo, tl):
+    """``(answer, decisive cards)`` for the second hand from its side's quick tricks
+    (:func:`_second_hand_tricks`) for "at least ``lo`` tricks of the maximisers"; answer
+    -1: undecided. With trumps only a need of one trick is tried."""
+    is_max = (mmask >> player) & 1
+    need = lo if is_max else tl - lo + 1
+    if need == 1 or trump < 0:
+        qt, qrel = _second_hand_tricks(
+            hands, player, trump, lead_suit, win_card, win_seat, mmask if is_max else 15 ^ mmask, need
+        )
+        if qt >= need:
+            return is_max, qrel
+    return -1, 0
+
+
+@njit(cache=True)
+def _cash_line(hands, leader, trump, team, scratch, ply, transfer_first):
+    """One line of cashing for :func:`_cash_tricks`; returns ``(tricks, decisive cards)``."""
+    otop = 0  # per opponent seat and suit 4 bits: its highest rank there at the start (0 = none)
+    olen = 0  # per opponent seat and suit 4 bits: cards it can still hold
+    for p in range(4):
+        if (team >> p) & 1:
+            scratch[PER_PLY, ply, CASH_HANDS + p] = hands[p]
+        else:
+            scratch[PER_PLY, ply, CASH_HANDS + p] = 0
+            for s in range(4):
+                lane = (hands[p] >> (16 * s)) & LANE
+                if lane:
+                    olen |= popcount(lane) << (4 * (4 * p + s))
+                    otop |= highest_index(lane) << (4 * (4 * p + s))
+    x = leader
+    tricks = 0
+    rel = 0
+    while scratch[PER_PLY, ply, CASH_HANDS + x]:
+        lead = -1
+        winner_seat = -1
+        bar = -1
+        for step in range(2):
+            transfer = (step == 0) == transfer_first
+            for s in range(4):
+                mine = (scratch[PER_PLY, ply, CASH_HANDS + x] >> (16 * s)) & LANE
+                if mine == 0:
+                    continue
+                # never lead a side suit in which an opponent holding a trump is void;
+                # a sure winner beats the top card of every opponent who may still follow
+                safe = True
+                bar = -1
+                for p in range(4):
+                    if (team >> p) & 1:
+                        continue
+                    sh = 4 * (4 * p + s)
+                    if (olen >> sh) & 15:
+                        if ((otop >> sh) & 15) > bar:
+                            bar = (otop >> sh) & 15
+                    elif trump >= 0 and s != trump and (olen >> (4 * (4 * p + trump))) & 15:
+                        safe = False
+                if not safe:
+                    continue
+                if transfer:
+                    low = lowest_index(mine)
+                    for p in range(4):
+                        if p != x and (team >> p) & 1:
+                            lane = (scratch[PER_PLY, ply, CASH_HANDS + p] >> (16 * s)) & LANE
+                            if lane and highest_index(lane) > bar and highest_index(lane) > low:
+                                lead = 16 * s + low
+                                winner_seat = p
+                                break
+                else:
+                    top = highest_index(mine)
+                    if top > bar:
+                        lead = 16 * s + top
+                        winner_seat = x
+                if lead >= 0:
+                    break
+            if lead >= 0:
+                break
+        if lead < 0:
+            break
+        s = lead >> 4
+        scratch[PER_PLY, ply, CASH_HANDS + x] ^= 1 << lead
+        best = lead
+        best_seat = x
+        played = 1 << lead
+        for i in range(1, 4):
+            p = (x + i) & 3
+            if (team >> p) & 1:
+                lane = (scratch[PER_PLY, ply, CASH_HANDS + p] >> (16 * s)) & LANE
+                if lane:
+                    c = 16 * s + (highest_index(lane) if p == winner_seat else lowest_index(lane))
+                else:
+                    # discard the lowest card of the longest side suit, else the lowest trump
+                    su_d = trump
+                    ln_d = 0
+                    for su in range(4):
+                        ln_ = popcount((scratch[PER_PLY, ply, CASH_HANDS + p] >> (16 * su)) & LANE)
+                        if su != trump and ln_ > ln_d:
+                            su_d = su
+                            ln_d = ln_
+                    c = 16 * su_d + lowest_index((scratch[PER_PLY, ply, CASH_HANDS + p] >> (16 * su_d)) & LANE)
+                scratch[PER_PLY, ply, CASH_HANDS + p] ^= 1 << c
+                played |= 1 << c
+                if beats(c, best, trump):
+                    best = c
+                    best_seat = p
+            else:
+                sh = 4 * (4 * p + s)
+                if (olen >> sh) & 15:
+                    olen -= 1 << sh
+        # the winner's rank is needed when it beat a teammate's card of its suit or an
+        # opponent's top card; the other cards of the line are "lowest of a suit"
+        if (played & (LANE << (16 * (best >> 4))) & ~(1 << best)) or ((best >> 4) == s and bar >= 0):
+            rel |= 1 << best
+        x = best_seat
+        tricks += 1
+    return tricks, rel
+
+
+@njit(cache=True)
+def _cash_tricks(hands, leader, trump, team, scratch, ply, need):
+    """Tricks the leader's team can take in a row from here, whatever the others do.
+
+    Two lines of play are played out: the team member on lead cashes its highest card
+    of a suit when it is a sure winner, or leads low to a teammate's sure winner (an
+    entry, also used to unblock), one line preferring the first, one the second;
+    teammates follow low or discard from their longest side suit. A card is a sure
+    winner when it beats the top card (at the start) of every opponent (seat not in
+    ``team``) that may still hold a card of its suit. Side suits in which an opponent
+    who still holds a trump is void are never led. Neither line depends on how the
+    opponents play, so the better count is a lower bound on the team's tricks; the
+    winning cards whose rank the line needs are returned with it. The team's hands are
+    played out in ``scratch[PER_PLY, ply, CASH_HANDS + seat]``. Only a count of at least ``need`` matters: the lines
+    are not played out when a cheap bound (per suit in which the team holds a card above
+    every opponent's, its longest holding) is below it, and the second line only when
+    the first falls short. Returns ``(tricks, decisive cards)``, ``(0, 0)`` when skipped.
+    """
+    bound = 0
+    for s in range(4):
+        top_team = -1
+        top_opp = -1
+        longest = 0
+        for p in range(4):
+            lane = (hands[p] >> (16 * s)) & LANE
+            if lane:
+                if (team >> p) & 1:
+                    top_team = max(top_team, highest_index(lane))
+                    longest = max(longest, popcount(lane))
+                else:
+                    top_opp = max(top_opp, highest_index(lane))
+        if top_team > top_opp:
+            bound += longest
+    if bound < need:
+        return 0, 0
+    a, rel_a = _cash_line(hands, leader, trump, team, scratch, ply, False)
+    if a >= need:
+        return a, rel_a
+    b, rel_b = _cash_line(hands, leader, trump, team, scratch, ply, True)
+    if b > a:
+        return b, rel_b
+    return a, rel_a
+
+
+@njit(cache=True)
+def _second_hand_tricks(hands, player, trump, lead_suit, win_card, win_seat, team, need):
+    """Tricks the second hand's team takes for sure, the trick in progress first (as DDS's
+    quick tricks for the second hand).
+
+    The team takes the current trick when its best card of the suit led among the seats
+    still to play (or the lead itself, led by a teammate) beats every card of the suit
+    the opponents still to play hold and no such opponent can ruff; or when a teammate
+    still to play can ruff and no opponent still to play can ruff. Only in no trump, the
+    winner ``hh`` of a trick won by rank then cashes its cards of the suit led that are
+    above every other hand's, its top card of each other suit, and every card of a suit
+    no other hand holds. Only a count of at least ``need`` matters: returns
+    ``(tricks, decisive cards)``, ``(0, 0)`` when the team does not surely take the trick.
+    """
+    ss = lead_suit
+    best = -1
+    holder = -1
+    opp_top = -1
+    if (team >> win_seat) & 1:
+        best = win_card & 15
+        holder = win_seat
+    else:
+        opp_top = win_card & 15
+    ruffer = -1
+    for i in range(3):
+        p = (player + i) & 3
+        lane = (hands[p] >> (16 * ss)) & LANE
+        ruffs = lane == 0 and trump >= 0 and ss != trump and (hands[p] >> (16 * trump)) & LANE
+        if (team >> p) & 1:
+            if lane and highest_index(lane) > best:
+                best = highest_index(lane)
+                holder = p
+            elif ruffs:
+                ruffer = p
+        elif ruffs:
+            return 0, 0
+        elif lane:
+            opp_top = max(opp_top, highest_index(lane))
+    if best > opp_top:
+        rel = 1 << (16 * ss + best)
+    elif ruffer >= 0:
+        return 1, 0
+    else:
+        return 0, 0
+    tricks = 1
+    if tricks >= need or trump >= 0:
+        return tricks, rel
+    hh = holder
+    others = 0
+    for p in range(4):
+        if p != hh:
+            others |= hands[p]
+    for s in range(4):
+        mine = (hands[hh] >> (16 * s)) & LANE
+        if s == ss:
+            mine &= ~(1 << best)
+        if mine == 0:
+            continue
+        theirs = (others >> (16 * s)) & LANE
+        if theirs == 0:
+            tricks += popcount(mine)
+            continue
+        bar = highest_index(theirs)
+        if s != ss and highest_index(mine) > bar:
+            tricks += 1
+            rel |= 1 << (16 * s + highest_index(mine))
+        elif s == ss:
+            while mine and highest_index(mine) > bar:
+                top = highest_index(mine)
+                tricks += 1
+                rel |= 1 << (16 * s + top)
+                mine ^= 1 << top
+    return tricks, rel
+
+
+@njit(cache=True)
+def _never_wins(hands, trump, group, ducks):
+    """The cards that prove the seats in ``group`` win no trick while others lead, or -1.
+
+    The group must hold no trump. Plain form: in every suit the group's highest card is
+    below the others' lowest, so it cannot win whatever anybody plays. When ``ducks``
+    (the group is one seat that wants to lose every trick) a weaker condition is enough,
+    since the seat only has to be able to avoid winning: per suit, with its cards and the others'
+    cards of the suit each sorted upwards, its j-th lowest is below the others' j-th
+    lowest for every j up to the shorter length. Whatever card the others lead (or make
+    the highest of a trick), the seat plays its highest card below it, and that keeps
+    the condition (the others' extra cards in a trick only help); when the others run
+    out of the suit it is never led again and the seat discards the rest.
+    Since the winner leads next, a group not on lead never wins again.
+    The proof needs, per suit held by both, the others' lowest card (plain form) or the
+    lowest card of the two: the segment from it up holds every card that was compared
+    (lengths do the rest).
+    """
+    mine = 0
+    theirs = 0
+    for p in range(4):
+        if (group >> p) & 1:
+            mine |= hands[p]
+        else:
+            theirs |= hands[p]
+    if trump >= 0 and (mine >> (16 * trump)) & LANE:
+        return -1
+    single = ducks and popcount(group) == 1
+    rel = 0
+    for s in range(4):
+        g = (mine >> (16 * s)) & LANE
+        o = (theirs >> (16 * s)) & LANE
+        if g == 0 or o == 0:
+            continue
+        low = min(lowest_index(g), lowest_index(o)) if single else lowest_index(o)
+        if single:
+            while g and o:
+                if lowest_index(g) > lowest_index(o):
+                    return -1
+                g &= g - 1
+                o &= o - 1
+        elif highest_index(g) > lowest_index(o):
+            return -1
+        rel |= 1 << (16 * s + low)
+    return rel
+
+
+@njit(cache=True)
+def _forced_win(hands, leader, group):
+    """The cards that prove the others can make the one seat in ``group`` win this trick, or -1.
+
+    No trump; the leader is not in ``group``. True when in some suit the seat's lowest
+    card is above the leader's lowest card and above the lowest card of every other
+    seat that holds the suit: the leader leads its lowest, the others follow low, and
+    the seat must follow with a card that wins. Decisive: those lowest cards (the
+    segment from the lowest of them up).
+    """
+    m = highest_index(group)
+    for s in range(4):
+        mine = (hands[m] >> (16 * s)) & LANE
+        lead = (hands[leader] >> (16 * s)) & LANE
+        if mine == 0 or lead == 0:
+            continue
+        low_m = lowest_index(mine)
+        low = lowest_index(lead)
+        if low > low_m:
+            continue
+        forced = True
+        for p in range(4):
+            lane = (hands[p] >> (16 * s)) & LANE
+            if p != m and p != leader and lane:
+                if lowest_index(lane) > low_m:
+                    forced = False
+                low = min(low, lowest_index(lane))
+        if forced:
+            return 1 << (16 * s + low)
+    return -1

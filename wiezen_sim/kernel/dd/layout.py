@@ -1,0 +1,86 @@
+"""The search's state arrays by name: counter slots, scratch rows, table columns, sizes.
+
+Module-level integer constants are compile-time constants for numba, so an index by
+name compiles to the same code as the bare number.
+
+The state arrays are allocated by the caller, passed down and never reallocated; they
+are as few as possible, since every recursive call passes each array's whole descriptor:
+
+    hands:   int64[4] — ``hands[seat]`` = mask of the cards still held. The entry points
+             copy it into the scratch array (``scratch[STATE, HANDS, :4]``), where the
+             search modifies it and restores it before returning.
+    trick:   int64[4] — the cards played to the current trick, in order from its leader.
+    tt:      int64[n_rows, TT_COLUMNS] — the transposition table, ``n_rows`` a power of two
+             (columns below; how entries are keyed and chained: :mod:`.table`).
+    scratch: int64[SCRATCH_ROWS, SCRATCH_PLIES, SCRATCH_MOVES] — per search ply the
+             candidate cards and their ordering scores, what a node leaves for its parent
+             and its siblings, and in the ``STATE`` row the hands and the counters.
+    stats:   int64[N_STATS] — the counters (``STAT_*``), a view of
+             ``scratch[STATE, STATS, :N_STATS]`` (the solver reads them through it).
+             When ``stats[STAT_NODE_LIMIT] > 0`` and the trick nodes pass it,
+             ``stats[STAT_LIMIT_EXCEEDED]`` is set to 1 and every search frame returns at
+             once, storing nothing (the result is then meaningless; every later trick start
+             also passes the limit and returns).
+"""
+
+from __future__ import annotations
+
+# ---------------------------------------------------------------- questions
+
+OBJ_MAX = 0  # dd_solve: the most tricks the side can force
+OBJ_MIN = 1  # dd_solve: the fewest tricks the side can hold itself to
+OBJ_EXACT = 2  # dd_solve: can the side force exactly k tricks (1/0)
+
+BIG = 99  # "no upper limit" for a search's hi
+
+# ---------------------------------------------------------------- scratch rows
+
+SCRATCH_ROWS = 4
+SCRATCH_PLIES = 64  # plies of one search (52 cards) and room to spare
+SCRATCH_MOVES = 16  # candidate cards of one node (13 at most)
+CANDIDATES = 0  # scratch[CANDIDATES, ply, :n]: one card per sequence of equivalent legal cards, best first
+SCORES = 1  # scratch[SCORES, ply, :n]: the lowest card of each one's sequence, then its ordering score
+PER_PLY = 2  # scratch[PER_PLY, ply, column]: what the node at a ply leaves behind (columns below)
+DECISIVE = 0  # the mask of the cards that decided the node's result (partition search, :mod:`.table`)
+KILLER_LEAD = 1  # the last lead that refuted a sibling at this trick depth, + 1 (0: none; reset per question)
+CASH_HANDS = 4  # CASH_HANDS + seat: the team's hands while a line of quick tricks is played out (_cash_line)
+STATE = 3  # scratch[STATE, HANDS, :4] = the hands, scratch[STATE, STATS, :N_STATS] = the counters
+HANDS = 0
+STATS = 1
+
+# ---------------------------------------------------------------- counters (stats[...])
+
+STAT_NODES = 0  # search nodes visited
+STAT_TT_HITS = 1  # table lookups whose bound decided the question
+STAT_TT_STORES = 2  # results stored in the table
+STAT_QUICK_TRICKS = 3  # nodes decided by the quick tricks of the side on lead or of the second hand
+STAT_TOP_TRUMPS = 4  # nodes decided by the trump bounds
+STAT_SEARCHES = 5  # zero-window searches started by the entry points
+STAT_TT_PROBES = 6  # table entries compared during lookups
+STAT_TRICK_NODES = 7  # nodes at a trick's start (the count DDS reports as nodes)
+STAT_TT_ENTRIES = 8  # table entries in use
+STAT_TT_PRUNES = 9  # times a full table was pruned (_tt_prune)
+STAT_NODE_LIMIT = 10  # the trick-node count at which the search gives up (0: none)
+STAT_LIMIT_EXCEEDED = 11  # 1 once the search gave up
+STAT_HEAD_DOUBLINGS = 12  # doublings of the table's chain heads since it was emptied (_head_mask)
+N_STATS = 13
+
+# ---------------------------------------------------------------- table columns
+
+TT_COLUMNS = 8  # int64 words per row
+# an entry's row: its key ...
+TT_LENGTHS = 0  # cards of each suit in each hand, 4 bits each (_lengths_key)
+TT_QUESTION = 1  # leader, question tag, pattern code and top-card owners
+TT_SEGMENT = 2  # the relevant cards, packed among the remaining ones
+TT_OWNERS_LOW = 3  # the low bit of each relevant card's owner (seats 1 and 3), packed
+TT_OWNERS_HIGH = 4  # the high bit of each relevant card's owner (seats 2 and 3), packed
+# ... and its chain and value
+TT_NEXT = 5  # the next entry of its hash chain + 1 (0: end of chain)
+TT_BOUNDS = 6  # lower bound | upper bound << 8 | (best lead + 1) << 16 (fields named in .table)
+# the chain heads: in the last rows of the table (1 / HEAD_SHARE of them), from the last row backwards
+HEAD_SHARE = 16
+HEAD_ROW_SHIFT = 2  # 1 << HEAD_ROW_SHIFT = 4 heads to a row
+HEAD_WORDS = 2  # each head a pair of words:
+HEAD_FIRST = 0  # the first entry of its chain + 1 (0: empty)
+HEAD_CODES = 1  # the pattern codes stored for its code-free questions (bit code % 64)
+MIN_HEADS = 1 << 16  # chain heads of an empty table (grown with the entries, _tt_grow)

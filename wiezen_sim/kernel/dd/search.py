@@ -1,0 +1,263 @@
+"""The double-dummy search for four players (numba; DESIGN.md layer 3).
+
+Everything is integers: a position is four hand masks, the trump suit (-1 for no
+trump), who leads the current trick and the cards already played to it. The side is
+a seat mask (bit s = seat s): 1 vs 3 or 2 vs 2 with partners in any seats.
+
+The game searched
+-----------------
+``mmask`` are the maximising seats, ``cmask`` the seats whose tricks are counted.
+``cmask == mmask`` is the ordinary game (the side wants many tricks);
+``cmask == 15 ^ mmask`` is the misère game (the side wants the others to take the
+tricks, i.e. as few as possible itself). The boolean search :func:`_search` answers:
+can the maximisers make the number of counted tricks from here (the trick in progress
+included) land in ``[lo, hi]``? One-sided questions (``hi >= tricks left``) are the
+zero-window tests of the usual alpha-beta; ``lo == hi`` is the pico question (exactly
+K). At trick boundaries a "≤ hi" question is turned into "≥ tl - hi" for the other
+counted set, so every one-sided question shares one transposition table.
+
+Speed-ups (all exact): zero-window search on trick targets; a transposition table at
+trick boundaries keyed on relative ranks and restricted to the cards that decided the
+result (partition search, as in DDS; :mod:`.table`), storing lower/upper bounds and
+the best lead; equivalent-card (sequence) pruning; lowest win (after a card is refuted
+without its rank mattering, the player's lower cards of that suit are not searched);
+the static bounds of :mod:`.bounds` (quick tricks, the trump bounds, a side that can
+never win a trick again, the last trick); move ordering by card-play heuristics after
+the ideas of DDS's (:mod:`.moves`) with the table's best lead first.
+
+The state arrays and their layouts are described in :mod:`.layout`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+
+from wiezen_sim.kernel.bits import LANE, lowest_index, popcount
+from wiezen_sim.kernel.dd.bounds import (
+    _last_trick,
+    _lead_quick_tricks,
+    _never_wins_bound,
+    _second_hand_quick_tricks,
+    _trump_bound,
+)
+from wiezen_sim.kernel.dd.layout import (
+    BIG,
+    CANDIDATES,
+    DECISIVE,
+    HANDS,
+    KILLER_LEAD,
+    PER_PLY,
+    STAT_LIMIT_EXCEEDED,
+    STAT_NODE_LIMIT,
+    STAT_NODES,
+    STAT_QUICK_TRICKS,
+    STAT_TOP_TRUMPS,
+    STAT_TRICK_NODES,
+    STATE,
+    STATS,
+)
+from wiezen_sim.kernel.dd.moves import _extend_rel, _gen_moves, _legal
+from wiezen_sim.kernel.dd.table import _position_key, _question_tag, _segment, _tt_probe, _tt_save
+from wiezen_sim.kernel.trick import beats
+
+# An explicit signature: without it numba compiles one copy of the recursive search per
+# combination of literal arguments, and such a family of mutually recursive copies does
+# not survive numba's on-disk cache (segfault on reload).
+_I64 = types.int64
+_SEARCH_SIG = types.boolean(
+    _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64,  # trump .. trick_mask
+    types.int64[:, ::1],  # tt
+    _I64,  # use_tt
+    types.int64[:, :, ::1],  # scratch (with the hands and the statistics)
+)  # fmt: skip
+
+
+@njit(_SEARCH_SIG, cache=True)
+def _search(
+    trump,
+    mmask,
+    cmask,
+    lo,
+    hi,
+    tl,
+    ply,
+    pos,
+    leader,
+    lead_suit,
+    win_card,
+    win_seat,
+    trick_mask,
+    tt,
+    use_tt,
+    scratch,
+):
+    """Can the maximisers make the counted tricks from here land in [lo, hi]?
+
+    ``tl`` = tricks left including the one in progress; ``pos`` = cards already played
+    to it; ``lead_suit``/``win_card``/``win_seat`` describe it (-1 when pos == 0);
+    ``trick_mask`` = its cards. Returns a bool and leaves in
+    ``scratch[PER_PLY, ply, DECISIVE]`` the cards that decided it (see :mod:`.table`);
+    ``hands`` is restored. The hands and the statistics are rows of ``scratch`` (fewer
+    arguments to pass).
+    """
+    hands = scratch[STATE, HANDS]
+    stats = scratch[STATE, STATS]
+    stats[STAT_NODES] += 1
+    # typed (not literal) constants for the recursive calls: a literal argument would
+    # make numba type a second copy of this function
+    zero = np.int64(0)
+    no_card = np.int64(-1)
+    player = (leader + pos) & 3
+    if pos == 0:
+        stats[STAT_TRICK_NODES] += 1
+        if stats[STAT_NODE_LIMIT] > 0 and stats[STAT_TRICK_NODES] > stats[STAT_NODE_LIMIT]:
+            stats[STAT_LIMIT_EXCEEDED] = 1  # checked at trick starts; frames above return as they resume
+            return False
+    store = False
+    tt_move = -1
+    flip = False
+    key = (0, 0, 0, 0)
+    rem = hands[0] | hands[1] | hands[2] | hands[3]
+    one_sided = True
+    if pos == 0:
+        if lo <= 0 and hi >= tl:
+            scratch[PER_PLY, ply, DECISIVE] = 0
+            return True
+        if lo > tl or hi < 0 or lo > hi:
+            scratch[PER_PLY, ply, DECISIVE] = 0
+            return False
+        if lo <= 0:
+            # "at most hi counted tricks" == "at least tl - hi tricks for the others"
+            cmask = 15 ^ cmask
+            lo = tl - hi
+            hi = BIG
+        answer, dec = _never_wins_bound(hands, trump, mmask, cmask, lo, hi, tl, leader)
+        if answer >= 0:
+            scratch[PER_PLY, ply, DECISIVE] = dec
+            return answer == 1
+        if tl == 1:
+            ws, dec = _last_trick(hands, leader, trump)
+            scratch[PER_PLY, ply, DECISIVE] = dec
+            got = (cmask >> ws) & 1
+            return lo <= got <= hi
+        one_sided = hi >= tl
+        answer, dec = _trump_bound(hands, rem, trump, mmask, cmask, lo, hi, tl, one_sided)
+        if answer >= 0:
+            stats[STAT_TOP_TRUMPS] += 1
+            scratch[PER_PLY, ply, DECISIVE] = dec
+            return answer == 1
+        if use_tt:
+            tag, flip = _question_tag(mmask, cmask, lo, hi, one_sided)
+            if tag >= 0:
+                store = True
+                key = _position_key(hands, rem, leader, tag)
+                answer, dec, tt_move = _tt_probe(tt, stats, hands, rem, leader, key, lo, tl, one_sided, flip)
+                if answer >= 0:
+                    scratch[PER_PLY, ply, DECISIVE] = dec
+                    return answer == 1
+    # quick tricks (after the table: a table hit is cheaper)
+    answer = -1
+    dec = 0
+    if pos == 0 and one_sided and cmask == mmask:
+        answer, dec = _lead_quick_tricks(hands, leader, trump, mmask, lo, tl, scratch, ply)
+    elif pos == 1 and cmask == mmask and hi >= tl:
+        answer, dec = _second_hand_quick_tricks(hands, player, trump, lead_suit, win_card, win_seat, mmask, lo, tl)
+    if answer >= 0:
+        stats[STAT_QUICK_TRICKS] += 1
+        scratch[PER_PLY, ply, DECISIVE] = dec
+        return answer == 1
+    legal = _legal(hands[player], lead_suit)
+    n = _gen_moves(
+        hands,
+        player,
+        legal,
+        rem | trick_mask,
+        pos,
+        leader,
+        lead_suit,
+        win_card,
+        win_seat,
+        trump,
+        tl,
+        mmask,
+        cmask,
+        tt_move,
+        scratch,
+        ply,
+    )
+    is_max = (mmask >> player) & 1
+    result = not is_max
+    best = -1
+    rel = 0
+    # lowest win: per suit 5 bits, the rank below which the player's cards need no search
+    # (0 = not set yet; ranks are 2..14, 16 = none of them)
+    lowest_win = 0
+    for i in range(n):
+        c = scratch[CANDIDATES, ply, i]
+        su = c >> 4
+        rk = c & 15
+        lw = (lowest_win >> (5 * su)) & 31
+        if rk < lw:
+            continue
+        bit = 1 << c
+        hands[player] ^= bit
+        if pos == 0:
+            r = _search(
+                trump, mmask, cmask, lo, hi, tl, ply + 1, pos + 1, leader, c >> 4, c, player, bit,
+                tt, use_tt, scratch,
+            )  # fmt: skip
+            crel = scratch[PER_PLY, ply + 1, DECISIVE]
+        elif pos < 3:
+            if beats(c, win_card, trump):
+                r = _search(
+                    trump, mmask, cmask, lo, hi, tl, ply + 1, pos + 1, leader, lead_suit, c, player,
+                    trick_mask | bit, tt, use_tt, scratch,
+                )  # fmt: skip
+            else:
+                r = _search(
+                    trump, mmask, cmask, lo, hi, tl, ply + 1, pos + 1, leader, lead_suit, win_card, win_seat,
+                    trick_mask | bit, tt, use_tt, scratch,
+                )  # fmt: skip
+            crel = scratch[PER_PLY, ply + 1, DECISIVE]
+        else:
+            if beats(c, win_card, trump):
+                ws = player
+                wc = c
+            else:
+                ws = win_seat
+                wc = win_card
+            got = (cmask >> ws) & 1
+            r = _search(
+                trump, mmask, cmask, lo - got, hi - got, tl - 1, ply + 1, zero, ws, no_card, no_card, no_card,
+                zero,
+                tt, use_tt, scratch,
+            )  # fmt: skip
+            crel = scratch[PER_PLY, ply + 1, DECISIVE]
+            # the winning card decided the trick if it beat another card of its suit
+            if (trick_mask | bit) & (LANE << (16 * (wc >> 4))) & ~(1 << wc):
+                crel |= 1 << wc
+        hands[player] ^= bit
+        if stats[STAT_LIMIT_EXCEEDED]:
+            return False
+        if r == is_max:
+            result = r
+            best = c
+            rel = crel
+            if pos == 0:
+                scratch[PER_PLY, ply, KILLER_LEAD] = c + 1  # the killer lead of this trick depth
+            break
+        rel |= crel
+        if lw == 0:
+            lane_rel = (rel >> (16 * su)) & LANE
+            low = lowest_index(lane_rel) if lane_rel else 16
+            if rk < low:
+                lowest_win |= low << (5 * su)
+    if n < popcount(legal):  # some equivalent cards were not searched
+        rel = _extend_rel(rel, legal, rem | trick_mask)
+    if pos == 0:
+        rel = _segment(rel, rem)
+    scratch[PER_PLY, ply, DECISIVE] = rel
+    if store:
+        _tt_save(tt, stats, hands, rem, key, rel, best, result, lo, tl, one_sided, flip)
+    return result
