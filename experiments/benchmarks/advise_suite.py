@@ -68,6 +68,7 @@ sys.path.insert(0, str(ROOT))
 from experiments.benchmarks.hand_suite import DEFAULT_SEED, Position, suite_positions  # noqa: E402
 from wiezen_sim.analysis.experiment import git_commit  # noqa: E402
 from wiezen_sim.cards import SUITS, card_count, card_name, card_suit, deal_name, parse_card, parse_deal  # noqa: E402
+from wiezen_sim.kernel import dd as _k  # noqa: E402
 from wiezen_sim.parallel import sample_seeds  # noqa: E402
 from wiezen_sim.rules.ruleset import RuleSet, get_rules  # noqa: E402
 from wiezen_sim.solvers.dd import DDSolver, NodeLimitExceeded, parse_objective, parse_side  # noqa: E402
@@ -75,8 +76,10 @@ from wiezen_sim.solvers.dd import DDSolver, NodeLimitExceeded, parse_objective, 
 JOBS = 2  # the projection's workers (the machine of issue 18: 2 cores)
 DEFAULT_NODE_LIMIT = 4_000_000  # trick nodes per question: a few CPU seconds, hundreds of DDS solves
 # the kernel's counters (wiezen_sim/kernel/dd.py, module docstring: ``stats``) reported per question
-COUNTERS = {"nodes": 0, "tt_hits": 1, "tt_stores": 2, "quick_trick_cutoffs": 3, "top_trump_cutoffs": 4,
-            "searches": 5, "tt_probes": 6, "trick_nodes": 7, "tt_prunes": 9}  # fmt: skip
+COUNTERS = {"nodes": _k.STAT_NODES, "tt_hits": _k.STAT_TT_HITS, "tt_stores": _k.STAT_TT_STORES,
+            "quick_trick_cutoffs": _k.STAT_QUICK_TRICKS, "top_trump_cutoffs": _k.STAT_TOP_TRUMPS,
+            "searches": _k.STAT_SEARCHES, "tt_probes": _k.STAT_TT_PROBES, "trick_nodes": _k.STAT_TRICK_NODES,
+            "tt_prunes": _k.STAT_TT_PRUNES}  # fmt: skip
 KIND_FAMILY = {
     "alone_exact": "exact_counts",  # the declarer alone in the turned trump: solo, abondance in troef
     "abondance_test": "target_tests",  # can the declarer alone take 9 (abondance in a suit)
