@@ -156,3 +156,8 @@ def test_check_position_dealer_holds_turned():
     mask, seat, card = check_position(SPADES, "dealer", "AS")
     assert seat == 3 and mask >> card & 1
     assert np.uint64(sample_seeds(1, 1)[0]) > 0
+
+
+def test_troel_asked_of_a_hand_without_three_aces_is_an_error():
+    with pytest.raises(ValueError, match="troel needs three or four aces"):
+        advise("S:AKQJ98 H:AK2 D:K3 C:52", "eldest", "7H", samples=4, seed=1, n_jobs=1, contracts=["troel"])

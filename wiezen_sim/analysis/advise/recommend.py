@@ -93,11 +93,14 @@ def advise(
         0..13) holds the trick distribution.
 
     Raises:
-        ValueError: bad hand, seat, turned card, rules, method, contract name or samples ≤ 0.
+        ValueError: bad hand, seat, turned card, rules, method, contract name, samples ≤ 0, or
+            troel asked of a hand without three aces.
     """
     mask, p, card = check_position(hand, seat, turned)
     rule_set = get_rules(rules)
     wanted = None if contracts is None else frozenset(contract_spec(c).name for c in contracts)
+    if wanted is not None and "troel" in wanted and aces(mask) < 3:
+        raise ValueError(f"troel needs three or four aces (RULES.md 1.5); this hand has {aces(mask)}")
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; known: {', '.join(METHODS)}")
     if samples <= 0:
