@@ -9,7 +9,8 @@ import pytest
 
 from experiments.benchmarks.advise_suite import TimedSolver, advise_internals, question_kind
 from experiments.benchmarks.hand_suite import SUITE, suite_positions
-from wiezen_sim.analysis.advise import DEALER, check_position
+from wiezen_sim.analysis.advise import check_position
+from wiezen_sim.analysis.advise.deals import DEALER
 from wiezen_sim.cards import card_name, hand_name
 from wiezen_sim.parallel import sample_seeds
 from wiezen_sim.rules.ruleset import get_rules

@@ -9,8 +9,9 @@ abondance, misère, pico, troel and two-suiter candidates, the hands issue 18 re
 it samples K deals exactly as ``wiezen-sim advise HAND --seed S`` samples its first K,
 and per deal, in one process and one thread:
 
-* asks the whole default contract table (every question ``advise`` asks of a deal, in
-  its order, with its solvers and tables), timing each question and attributing it to
+* asks the whole default contract table (every question ``advise`` asks of a deal in its
+  first round, where no contract has been dropped yet by the stop rule, in its order,
+  with its solvers and tables), timing each question and attributing it to
   a family: exact counts (the declarer alone, turned trump), target tests (abondance
   for 9, solo slim), misère, kleine miserie, pico, vraag pairs (pair tests and the
   accepting pair's count), troel; what no question accounts for (sampling, Python) is
@@ -29,9 +30,15 @@ questions (at most one per hand and kind) to experiments/benchmarks/slow_questio
 each not capped in the run re-solved with a fresh solver (deterministic node counts;
 ``--replay`` re-runs them all).
 Prints as its last three lines ``advise_suite_p50_dds_solves: X`` (median over hands),
-``advise_suite_max_dds_solves: Y`` (same-deal units) and ``advise_suite_max_s: Z``, Z the
-projected wall time of ``wiezen-sim advise HAND`` with its default samples and 2 jobs on
-an otherwise idle 2-core machine (:func:`projected_wall_s`, :func:`startup_s`).
+``advise_suite_max_dds_solves: Y`` (same-deal units) and
+``advise_suite_max_s_ceiling_upper_bound: Z``, Z the projected wall time of
+``wiezen-sim advise HAND`` with 2 jobs on an otherwise idle 2-core machine
+(:func:`projected_wall_s`, :func:`startup_s`) if it took its ceiling of deals
+(``samples``, default 1000) with the whole table on each: an upper bound, since the
+stop rule may end the run after any round of 64, 128, 256, … deals and drops dominated
+contracts' questions after a round (:func:`samples_used`). The line before them,
+``advise_suite_max_s_first_round_lower_bound``, is the lower bound: the first round
+alone (64 deals, every question asked).
 
 Times are CPU seconds of this process (``time.process_time``), for our questions and for
 DDS alike, so that other processes on a shared machine do not inflate them; the wall time
@@ -67,11 +74,12 @@ sys.path.insert(0, str(ROOT))
 
 from experiments.benchmarks.hand_suite import DEFAULT_SEED, Position, suite_positions  # noqa: E402
 from wiezen_sim.analysis.experiment import git_commit  # noqa: E402
-from wiezen_sim.cards import SUITS, card_count, card_name, card_suit, deal_name, parse_card, parse_deal  # noqa: E402
+from wiezen_sim.cards import card_count, card_name, card_suit, deal_name, parse_card, parse_deal  # noqa: E402
 from wiezen_sim.kernel import dd as _k  # noqa: E402
 from wiezen_sim.parallel import sample_seeds  # noqa: E402
 from wiezen_sim.rules.ruleset import RuleSet, get_rules  # noqa: E402
-from wiezen_sim.solvers.dd import DDSolver, NodeLimitExceeded, parse_objective, parse_side  # noqa: E402
+from wiezen_sim.solvers.dd import DDSolver, NodeLimitExceeded, parse_side  # noqa: E402
+from wiezen_sim.vocabulary import NO_TRUMP, Objective, objective_name, parse_objective, parse_trump, trump_name  # noqa: E402
 
 JOBS = 2  # the projection's workers (the machine of issue 18: 2 cores)
 DEFAULT_NODE_LIMIT = 4_000_000  # trick nodes per question: a few CPU seconds, hundreds of DDS solves
@@ -94,7 +102,8 @@ KIND_FAMILY = {
 }
 FAMILIES = (*dict.fromkeys(KIND_FAMILY.values()), "overhead")
 SLOW_KEPT = 400  # costliest questions kept during the run, for the corpus
-WORST_KEYS = ("name", "hand", "seat", "turned", "dds_solves", "median_dds_units", "projected_s", "capped")
+WORST_KEYS = ("name", "hand", "seat", "turned", "dds_solves", "median_dds_units", "projected_s_first_round",
+              "projected_s_ceiling", "capped")  # fmt: skip
 _SEQ = itertools.count()  # tie-breaker of the kept questions (arrival order)
 
 
@@ -107,53 +116,60 @@ def advise_internals():
     Returns ``(sample_deal, ask_table, tt_mb, default_samples, accept_tricks)``:
     ``sample_deal(word, position)`` → ``int64[4]`` hands (seat 3 = dealer) as ``advise`` samples them;
     ``ask_table(word, position, rules, solvers)`` asks every question of the default contract
-    table of that deal as ``advise`` does, through ``solvers`` (strain → solver, -1 = no trump),
-    and returns advise's answers;
-    ``tt_mb`` the table size ``advise`` gives each strain's solver; ``default_samples`` and
-    ``accept_tricks`` the defaults of ``advise``.
+    table of that deal as ``advise``'s first round does (``dd_table.dd_batch``, every contract
+    wanted), through ``solvers`` (strain → solver, ``None`` = no trump), and returns its answers;
+    ``tt_mb`` the table size ``advise`` gives each strain's solver (``None`` = no trump);
+    ``default_samples`` (the ceiling of the stop rule) and ``accept_tricks`` the defaults of ``advise``.
     """
-    from wiezen_sim.analysis import advise as adv
+    from wiezen_sim.analysis.advise import advise, dd_table, sample_hands
 
-    defaults = inspect.signature(adv.advise).parameters
+    defaults = inspect.signature(advise).parameters
     accept = defaults["accept_tricks"].default
 
     def sample_deal(word: np.uint64, pos: Position) -> np.ndarray:
-        return adv.sample_hands(word, pos.hand, pos.seat, pos.turned)
+        return sample_hands(word, pos.hand, pos.seat, pos.turned)
 
-    def ask_table(word: np.uint64, pos: Position, rules: RuleSet, solvers: dict[int, DDSolver]) -> dict:
-        adv._SOLVERS.clear()
-        adv._SOLVERS.update(solvers)  # advise._solver(strain) hands these out
-        return adv._solve_batch(np.array([word], dtype=np.uint64), pos.hand, pos.seat, pos.turned, rules, accept)
+    def ask_table(word: np.uint64, pos: Position, rules: RuleSet, solvers: dict[int | None, DDSolver]) -> dict:
+        dd_table._SOLVERS.clear()
+        dd_table._SOLVERS.update(solvers)  # dd_table._solver(strain) hands these out
+        return dd_table.dd_batch(np.array([word], dtype=np.uint64), pos.hand, pos.seat, pos.turned, rules, accept)
 
-    return sample_deal, ask_table, dict(adv.TT_MB), defaults["samples"].default, accept
+    return sample_deal, ask_table, dict(dd_table.TT_MB), defaults["samples"].default, accept
 
 
 def question_kind(q: Question) -> str:
-    """Which of advise's questions ``q`` is, from its arguments (see ``_solve_batch``)."""
+    """Which of advise's questions ``q`` is, from its arguments (see ``dd_table.dd_batch``)."""
+    goal, _ = parse_objective(q.objective)
     if card_count(q.side) == 2:
         if q.trick:
             return "troel"
         return "vraag_exact" if q.method == "solve" else "vraag_test"
-    if q.trump < 0:
-        if q.objective.startswith("exact"):
+    if q.trump is NO_TRUMP:
+        if goal is Objective.EXACT:
             return "pico"
-        if q.method == "can_force" and q.objective == "min" and q.target == 0:
+        if q.method == "can_force" and goal is Objective.MIN and q.target == 0:
             return "kleine" if card_count(q.hands[q.leader]) == 12 else "misere"
         return "other"
-    if q.method == "solve" and q.objective == "max":
+    if q.method == "solve" and goal is Objective.MAX:
         return "alone_exact"
-    if q.method == "can_force" and q.objective == "max":
+    if q.method == "can_force" and goal is Objective.MAX:
         return "slim_test" if q.target == 13 else "abondance_test"
     return "other"
 
 
-def samples_used(hand_record: dict, default_samples: int) -> int:
-    """Sampled deals the default ``wiezen-sim advise HAND`` run takes for this hand.
+def samples_used(default_samples: int) -> tuple[int, int]:
+    """Bounds on the sampled deals of the default ``wiezen-sim advise HAND`` run: ``(fewest, most)``.
 
-    Today every run takes the default (``advise``'s ``samples``); when sampling stops
-    adaptively, compute the number from the hand's record here.
+    ``advise`` stops by its stop rule (``wiezen_sim/analysis/advise/stopping.py``) after a
+    round of 64, 128, 256, … deals, at the latest at its ceiling ``samples``. Where a hand
+    stops depends on its rows' estimates over hundreds of deals, which a few timed deals
+    cannot tell, so this gives bounds, not an estimate: the first round (every question
+    asked on each deal) and the ceiling (an upper bound: after a round, dominated
+    contracts are no longer asked, so later deals cost at most a whole table).
     """
-    return default_samples
+    from wiezen_sim.analysis.advise.stopping import round_ends
+
+    return round_ends(default_samples)[0], default_samples
 
 
 def projected_wall_s(per_deal_s: float, samples: int, startup_s: float, jobs: int = JOBS) -> float:
@@ -171,10 +187,10 @@ class Question:
 
     method: str  # "solve" or "can_force"
     hands: tuple[int, ...]
-    trump: int
+    trump: int | None  # None: no trump
     leader: int
     side: int  # seat mask
-    objective: str  # "max", "min" or "exact:K"
+    objective: str  # "max", "min" or "exact:K" (vocabulary.objective_name)
     target: int | None  # can_force's target
     trick: tuple[int, ...]
     answer: int | bool | None = None  # None: capped
@@ -189,7 +205,7 @@ class Question:
         """The question in text form (a PBN deal of the hands as asked, seats, card names)."""
         return {
             "pbn": deal_name(self.hands),
-            "trump": "NT" if self.trump < 0 else SUITS[self.trump],
+            "trump": trump_name(self.trump),
             "leader": self.leader,
             "side": [s for s in range(4) if self.side >> s & 1],
             "method": self.method,
@@ -212,14 +228,14 @@ class TimedSolver(DDSolver):
         self.log = log
 
     def solve(self, hands, trump, leader, side, objective="max", k=None, trick=()):
-        obj = parse_objective(objective, k)
-        text = f"exact:{obj.k}" if obj.kind == "exact" else obj.kind
-        q = Question("solve", _hands(hands), _trump(trump), leader, parse_side(side), text, None, _trick(trick))
-        return self._timed(q, lambda: super(TimedSolver, self).solve(hands, trump, leader, side, obj, None, trick))
+        goal, k = parse_objective(objective, k)
+        q = Question("solve", _hands(hands), parse_trump(trump), leader, parse_side(side), objective_name(goal, k),
+                     None, _trick(trick))  # fmt: skip
+        return self._timed(q, lambda: super(TimedSolver, self).solve(hands, trump, leader, side, goal, k, trick))
 
     def can_force(self, hands, trump, leader, side, target, objective="max", trick=()):
-        q = Question("can_force", _hands(hands), _trump(trump), leader, parse_side(side), objective, int(target),
-                     _trick(trick))  # fmt: skip
+        q = Question("can_force", _hands(hands), parse_trump(trump), leader, parse_side(side),
+                     objective_name(parse_objective(objective)[0]), int(target), _trick(trick))  # fmt: skip
         return self._timed(q, lambda: super(TimedSolver, self).can_force(hands, trump, leader, side, target,
                                                                          objective, trick))  # fmt: skip
 
@@ -240,10 +256,6 @@ class TimedSolver(DDSolver):
 
 def _hands(hands) -> tuple[int, ...]:
     return tuple(int(h) for h in hands)
-
-
-def _trump(trump) -> int:
-    return -1 if trump is None else int(trump)
 
 
 def _trick(trick) -> tuple[int, ...]:
@@ -369,7 +381,7 @@ def corpus(slow: list, n: int, tt_mb: dict, node_limit: int) -> list[dict]:
 def replay_question(entry: dict, tt_mb: dict, node_limit: int | None) -> dict:
     """Ask one corpus question with a fresh solver; its answer, seconds and the kernel's counters."""
     hands = parse_deal(entry["pbn"], cards_per_hand=None)
-    trump = -1 if entry["trump"] == "NT" else SUITS.index(entry["trump"])
+    trump = parse_trump(entry["trump"])  # "NT" → None
     solver = DDSolver(tt_mb=tt_mb[trump], node_limit=node_limit)
     t0 = time.process_time()
     try:
@@ -438,6 +450,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(str(exc))
     internals = advise_internals()
     tt_mb, default_samples = internals[2], internals[3]
+    fewest, most = samples_used(default_samples)
     rules = get_rules()
     log: list[Question] = []
     solvers = {t: TimedSolver(mb, args.node_limit, log) for t, mb in tt_mb.items()}
@@ -458,8 +471,9 @@ def main(argv: list[str] | None = None) -> int:
     hands = []
     for i, pos in enumerate(positions):
         rec = run_hand(pos, args.deals, args.seed, rules, solvers, log, internals, slow)
-        rec["samples_projected"] = samples_used(rec, default_samples)
-        rec["projected_s"] = projected_wall_s(rec["s_per_deal"], rec["samples_projected"], start)
+        # bounds, not an estimate (samples_used): the stop rule's first round and its ceiling
+        rec["projected_s_first_round"] = projected_wall_s(rec["s_per_deal"], fewest, start)
+        rec["projected_s_ceiling"] = projected_wall_s(rec["s_per_deal"], most, start)
         hands.append(rec)
         worst = max(FAMILIES, key=lambda f: rec["families"][f]["dds_solves"])
         capped = f" ({rec['capped_deals']} deals capped)" if rec["capped"] else ""
@@ -506,6 +520,13 @@ def main(argv: list[str] | None = None) -> int:
         "deals_per_hand": args.deals,
         "node_limit_trick_nodes": args.node_limit,
         "default_samples": default_samples,
+        "projection": {
+            "first_round_deals": fewest,
+            "ceiling_deals": most,
+            "note": "advise stops by its stop rule after a round of 64, 128, 256, ... deals, at the latest at "
+            "its ceiling (samples); these deals cannot tell where, so projected_s_first_round is a lower "
+            "bound and projected_s_ceiling an upper bound of the default run's wall time",
+        },
         "jobs_projected": JOBS,
         "advise_startup_s": start,
         "warmup_s": warmup_s,
@@ -519,7 +540,8 @@ def main(argv: list[str] | None = None) -> int:
             "capped_hands": [h["name"] for h in hands if h["capped"]],
             "dds_solves_per_deal": _quantiles(costs),
             "median_dds_units_per_deal": _quantiles([h["median_dds_units"] for h in hands]),
-            "projected_s": _quantiles([h["projected_s"] for h in hands]),
+            "projected_s_first_round": _quantiles([h["projected_s_first_round"] for h in hands]),
+            "projected_s_ceiling": _quantiles([h["projected_s_ceiling"] for h in hands]),
             "per_family_dds_solves": per_family,
             "per_family_median_dds_units": per_family_units,
             "time_share_by_family": share,
@@ -532,7 +554,9 @@ def main(argv: list[str] | None = None) -> int:
     args.out.write_text(json.dumps(report, indent=1) + "\n")
     args.corpus_out.parent.mkdir(parents=True, exist_ok=True)
     args.corpus_out.write_text(json.dumps({"made_by": report["command"], "git_commit": report["git_commit"],
-                                           "node_limit_trick_nodes": args.node_limit, "tt_mb": tt_mb,
+                                           "node_limit_trick_nodes": args.node_limit,
+                                           # this file's own code for no trump is -1 (JSON keys are text)
+                                           "tt_mb": {-1 if t is NO_TRUMP else t: mb for t, mb in tt_mb.items()},
                                            "questions": questions}, indent=1) + "\n")  # fmt: skip
 
     print(f"\nrun {run_s:.0f} s; DDS solve median {report['dds_solve_s']['median'] * 1e3:.1f} ms; "
@@ -547,14 +571,16 @@ def main(argv: list[str] | None = None) -> int:
     print("class medians: " + ", ".join(f"{c} {statistics.median(v):.1f}" for c, v in by_class.items()))
     for h in report["summary"]["worst_hands"][:5]:
         print(f"worst: {h['name']} {h['hand']} {h['seat']} {h['turned']}: {h['dds_solves']:.1f} DDS solves/deal "
-              f"({h['median_dds_units']:.1f} median DDS solves), projected {h['projected_s']:.0f} s"
+              f"({h['median_dds_units']:.1f} median DDS solves), projected {h['projected_s_first_round']:.0f}"
+              f"-{h['projected_s_ceiling']:.0f} s ({fewest}-{most} deals)"
               f"{' (capped: lower bound)' if h['capped'] else ''}")  # fmt: skip
     capped = report["summary"]["capped_hands"]
     print(f"capped hands (costs are lower bounds): {len(capped)}" + (f" ({', '.join(capped)})" if capped else ""))
     print(f"wrote {args.out} and {args.corpus_out}")
+    print(f"advise_suite_max_s_first_round_lower_bound: {max(h['projected_s_first_round'] for h in hands):.1f}")
     print(f"advise_suite_p50_dds_solves: {statistics.median(costs):.2f}")
     print(f"advise_suite_max_dds_solves: {max(costs):.2f}")
-    print(f"advise_suite_max_s: {max(h['projected_s'] for h in hands):.1f}")
+    print(f"advise_suite_max_s_ceiling_upper_bound: {max(h['projected_s_ceiling'] for h in hands):.1f}")
     return 0
 
 
