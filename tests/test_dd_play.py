@@ -70,16 +70,17 @@ def test_mid_play_positions_match_solve_board(compiled_kernels):
         played = random_play(rng, hands, trump, leader, int(rng.integers(1, 4 * n_cards - 4)))
         deal = endplay_deal(hands, trump, leader, played)
         where = f"seed {SEED}: {deal_name(hands)} trump {trump} leader {leader} played {played}"
-        r = replay(hands, trump, leader, played)
+        strain = None if trump < 0 else trump  # the solver's no trump
+        r = replay(hands, strain, leader, played)
         assert tuple(int(h) for h in r.hands) == parse_deal(deal.to_pbn(), cards_per_hand=None), where
         assert (r.leader, list(r.trick)) == (int(deal.first), [parse_card(str(c)) for c in deal.curtrick]), where
         assert sum(r.won) == len(played) // 4
         mover = (r.leader + len(r.trick)) % 4
         side = (1 << mover) | (1 << ((mover + 2) % 4))
         want = {parse_card(str(c)): t for c, t in dds.solve_board(deal)}
-        assert solver.card_values(hands, trump, leader, side, played=played) == want, where
+        assert solver.card_values(hands, strain, leader, side, played=played) == want, where
         assert solver.card_values(**from_endplay(deal), side=side) == want, where
-        assert solver.solve(hands, trump, leader, side, played=played) == max(want.values()), where
+        assert solver.solve(hands, strain, leader, side, played=played) == max(want.values()), where
 
 
 def test_full_deal_tables_match_calc_dd_table(compiled_kernels):

@@ -72,7 +72,12 @@ def test_page_has_the_grid_and_the_choices(client: TestClient) -> None:
         ({"hand": "AS," * 200}, "hand", "600 characters are too many for a hand (at most 300)"),
         ({"turned": "7X"}, "turned", "not a card: '7X' (expected e.g. 'AS', '10H', '♥10', 'RS')"),
         ({"turned": "AS"}, "turned", "the turned card AS lies in the dealer's hand, not in yours"),
-        ({"seat": "north"}, "seat", "unknown seat 'north'; use eldest, second, third or dealer"),
+        (
+            {"seat": "north"},
+            "seat",
+            "unknown seat 'north': seats are 0 = eldest (left of the dealer) .. 3 = dealer, "
+            "or the names eldest, second, third, dealer",
+        ),
         ({"rules": "/etc/rules.toml"}, "rules", "unknown rules preset '/etc/rules.toml'; known: "),
         ({"method": "guess"}, "method", "unknown method 'guess'; known: dd, pimc, heuristic"),
         ({"samples": "0"}, "samples", SAMPLES_0),
