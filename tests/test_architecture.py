@@ -20,7 +20,7 @@ PACKAGE = ROOT / "wiezen_sim"
 # (layer, the modules it holds: a dotted prefix covers a package and everything below it);
 # lowest first, as in docs/architecture.md. A module may import its own layer and lower ones.
 LAYERS = [
-    ("notation", ("wiezen_sim.cards", "wiezen_sim.vocabulary", "wiezen_sim.paths")),
+    ("notation", ("wiezen_sim.cards", "wiezen_sim.vocabulary", "wiezen_sim.paths", "wiezen_sim.pbn")),
     ("rules", ("wiezen_sim.rules",)),
     ("kernel", ("wiezen_sim.kernel",)),
     ("solvers", ("wiezen_sim.solvers",)),

@@ -236,8 +236,6 @@ def add(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--cards", action="store_true", help="the result after each legal card of the player to move")
     p.add_argument("--table", action="store_true", help="every declarer x strain (partners opposite, as DDS)")
     p.add_argument("--alone", action="store_true", help="with --table: each declarer alone against three")
-    p.add_argument(
-        "--tt-mb", type=float, default=256, help="transposition-table memory in MB (default 256)"
-    )
+    p.add_argument("--tt-mb", type=float, default=256, help="transposition-table memory in MB (default 256)")
     add_output(p, ("table", "json", "csv", "pbn"))
     p.set_defaults(func=run)
