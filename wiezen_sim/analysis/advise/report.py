@@ -59,7 +59,7 @@ def _troel_trump(hand: str) -> str:
     """Troel's trump as the hand tells it (RULES.md 1.5): three aces, the missing ace's suit; four aces, hearts
     (the rules' *four-ace troel partner* variant: the suit of the highest card the declarer lacks)."""
     mask = parse_hand(hand)
-    missing = [s for s in range(4) if not mask & parse_card("A" + SUITS[s])]
+    missing = [s for s in range(4) if not mask >> parse_card("A" + SUITS[s]) & 1]  # a card is a bit index
     return SUIT_SYMBOLS[missing[0]] if len(missing) == 1 else SUIT_SYMBOLS[SUITS.index("H")]
 
 
