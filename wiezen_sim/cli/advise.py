@@ -20,6 +20,7 @@ from wiezen_sim.cli.args import (
     wiezen_seat,
 )
 from wiezen_sim.rules.contracts import CONTRACTS
+from wiezen_sim.solvers.players import MAX_WORLDS
 from wiezen_sim.vocabulary import seat_name
 
 __all__ = ["MAX_SAMPLES", "add", "run"]
@@ -104,7 +105,9 @@ def add(sub: argparse._SubParsersAction) -> None:
     add_jobs(p)
     p.add_argument("--method", choices=METHODS, default="dd", help="dd (double dummy, default), pimc or heuristic play")
     p.add_argument("--compare", action="store_true", help="dd, pimc and heuristic side by side on the same deals")
-    p.add_argument("--worlds", type=int_range(1, 10_000), help="pimc: worlds sampled per card decision (default 16)")
+    p.add_argument(
+        "--worlds", type=int_range(1, MAX_WORLDS), help="pimc: worlds sampled per card decision (default 16)"
+    )
     p.add_argument("--all", action="store_true", help="show every row, the hopeless and those you may not bid too")
     p.add_argument("--plot", type=_plot_path, metavar="FILE", help="a chart of EV per contract: FILE.png or .svg")
     add_output(p)

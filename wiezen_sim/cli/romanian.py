@@ -13,6 +13,7 @@ import math
 from wiezen_sim.cards import card_name, hand_name
 from wiezen_sim.cli.args import add_jobs, add_output, add_verb, emit, int_range, non_negative_float
 from wiezen_sim.rules.romanian import ONE_CARD_MODES, SCORING_PRESETS, SEQUENCES, SPECIAL_DEALS
+from wiezen_sim.solvers.players import MAX_WORLDS
 from wiezen_sim.vocabulary import seat_name
 
 __all__ = ["add"]
@@ -71,7 +72,7 @@ def _cmd_advise(args: argparse.Namespace) -> None:
         emit(args, json.dumps(adv.to_dict()))
         return
     if args.format == "csv":
-        emit(args, adv.to_frame().round(6).to_csv(index=False).rstrip("\n"))
+        emit(args, adv.to_frame().to_csv(index=False).rstrip("\n"))
         return
     lines = []
     trump = "none (8-card deal)"
@@ -200,7 +201,7 @@ def add(sub: argparse._SubParsersAction) -> None:
     sim.add_argument("--one-card", default="normal", choices=list(ONE_CARD_MODES))
     sim.add_argument("--special", type=_names(SPECIAL_DEALS, "special deal"), help="end deals, e.g. blind,zero,eight")
     sim.add_argument("--bid-samples", type=int_range(1, MAX_SAMPLES), default=128, help="samples per MC bid")
-    sim.add_argument("--worlds", type=int_range(1, 10_000), default=16, help="worlds per PIMC card")
+    sim.add_argument("--worlds", type=int_range(1, MAX_WORLDS), default=16, help="worlds per PIMC card")
     sim.add_argument("--seed", type=int_range(0), default=1, help="seed (default 1; printed)")
     add_jobs(sim)
     add_output(sim)
