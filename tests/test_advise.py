@@ -116,12 +116,15 @@ def test_presets_omit_switched_off_contracts():
         (["S:AKQJT98765432", "--seat", "north", "--turned", "2H"], "unknown seat 'north'"),
         (["S:AKQJT98765432", "--seat", "4", "--turned", "2H"], "0 = eldest (left of the dealer) .. 3 = dealer"),
         (["S:AKQJT98765432", "--turned", "2H", "--rules", "bogus"], "unknown rules preset"),
-        (["S:AKQJT98765432", "--turned", "2H", "--samples", "0"], "--samples must be positive"),
+        (["S:AKQJT98765432", "--turned", "2H", "--samples", "0"], "argument --samples: must be from 1 to"),
         (["S:AKQJT98765432", "--turned", "2X"], "not a card"),
         (["S:AKQJT98765432"], "--turned"),
-        (["S:AKQJT98765432", "--turned", "2H", "--jobs", "0"], "jobs must be"),
+        (["S:AKQJT98765432", "--turned", "2H", "--jobs", "0"], "argument --jobs: must be a worker count"),
         (["S:AKQJT98765432", "--turned", "2H", "--worlds", "8"], "--worlds is for PIMC play"),
-        (["S:AKQJT98765432", "--turned", "2H", "--samples", "2", "--out", "/nonexistent/dir/x.csv"], "No such file"),
+        (
+            ["S:AKQJT98765432", "--turned", "2H", "--samples", "2", "--out", "/nonexistent/dir/x.csv"],
+            "not a file in an existing folder",
+        ),
     ],
 )
 def test_bad_input_one_line_exit_2(capsys, argv, message):

@@ -20,13 +20,14 @@ PACKAGE = ROOT / "wiezen_sim"
 # (layer, the modules it holds: a dotted prefix covers a package and everything below it);
 # lowest first, as in docs/architecture.md. A module may import its own layer and lower ones.
 LAYERS = [
-    ("notation", ("wiezen_sim.cards", "wiezen_sim.vocabulary", "wiezen_sim.pbn", "wiezen_sim.paths")),
+    ("notation", ("wiezen_sim.cards", "wiezen_sim.vocabulary", "wiezen_sim.paths", "wiezen_sim.pbn")),
     ("rules", ("wiezen_sim.rules",)),
     ("kernel", ("wiezen_sim.kernel",)),
     ("solvers", ("wiezen_sim.solvers",)),
     ("parallel", ("wiezen_sim.parallel",)),
     ("analysis", ("wiezen_sim.analysis",)),
-    ("cli", ("wiezen_sim.cli", "wiezen_sim.cli_romanian", "wiezen_sim.cli_args", "wiezen_sim.web")),
+    ("web", ("wiezen_sim.web",)),
+    ("cli", ("wiezen_sim.cli",)),
     ("facade", ()),  # wiezen_sim/__init__.py: the package's top-level names
 ]
 

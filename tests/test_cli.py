@@ -10,7 +10,7 @@ from wiezen_sim.cli import main
 
 
 def run_json(capsys, *argv):
-    assert main([*argv, "--json"]) == 0
+    assert main([*argv, "--format", "json"]) == 0
     return json.loads(capsys.readouterr().out)["payments"]
 
 
@@ -57,14 +57,14 @@ def test_score_examples(capsys, argv, payments):
         (["score", "grand", "--declarer", "0", "--tricks", "8"], "invalid choice"),
         (["score", "solo", "--declarer", "4", "--tricks", "8"], "0 = eldest (left of the dealer) .. 3 = dealer"),
         (["score", "solo", "--declarer", "north", "--tricks", "8"], "unknown seat 'north'"),
-        (["score", "solo", "--declarer", "0", "--tricks", "14"], "0..13"),
+        (["score", "solo", "--declarer", "0", "--tricks", "14"], "argument --tricks: must be from 0 to 13"),
         (["score", "vraag", "--declarer", "0", "--tricks", "8"], "--partner"),
         (["score", "solo", "--declarer", "0", "--partner", "1", "--tricks", "8"], "does not apply"),
         (["score", "solo", "--declarer", "0", "--tricks", "8", "--declarer", "1", "--tricks", "8"], "misère"),
         (["score", "pico", "--declarer", "0", "--tricks", "1", "--declarer", "1"], "one --tricks"),
         (["score", "pico", "--declarer", "0", "--tricks", "1", "--rules", "nope"], "unknown rules preset"),
-        (["score", "solo", "--declarer", "0", "--tricks", "x"], "invalid int"),
-        (["demo", "--dealer", "7"], "unknown seat '7'"),
+        (["score", "solo", "--declarer", "0", "--tricks", "x"], "argument --tricks: expected an integer"),
+        (["demo", "--seed", "-1"], "argument --seed: must be at least 0"),
         (["nosuchverb"], "invalid choice"),
     ],
 )
@@ -96,7 +96,19 @@ def test_demo_runs_and_settles(capsys):
 
 def test_console_script_installed():
     proc = subprocess.run(
-        [sys.executable, "-m", "wiezen_sim.cli", "score", "solo", "--declarer", "0", "--tricks", "7", "--json"],
+        [
+            sys.executable,
+            "-m",
+            "wiezen_sim.cli",
+            "score",
+            "solo",
+            "--declarer",
+            "0",
+            "--tricks",
+            "7",
+            "--format",
+            "json",
+        ],
         capture_output=True,
         text=True,
         check=False,

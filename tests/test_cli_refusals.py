@@ -54,7 +54,7 @@ def test_rejected_experiment_leaves_no_results_folder(tmp_path):
 def test_collect_into_a_missing_folder_leaves_nothing(tmp_path):
     (tmp_path / "small.toml").write_text(SPEC, encoding="utf-8")
     before = files(tmp_path)
-    err = refuse(tmp_path, "experiment", "small.toml", "--collect", "--out", "missing/out")
+    err = refuse(tmp_path, "experiment", "small.toml", "--collect", "--out-dir", "missing/out")
     assert "no finished batches under missing/out/batches" in err
     assert files(tmp_path) == before
 
@@ -67,8 +67,8 @@ def test_missing_and_binary_experiment_files_are_named(tmp_path):
 
 def test_simulate_out_in_a_missing_folder_is_refused_before_the_run(tmp_path):
     # 10000 sessions of 10000 hands would run for days: the refusal must come first
-    err = refuse(tmp_path, "simulate", "--hands", "10000", "--sessions", "10000", "--out", "missing/log.parquet")
-    assert "cannot write --out missing/log.parquet" in err
+    err = refuse(tmp_path, "simulate", "--hands", "10000", "--sessions", "10000", "--log", "missing/log.parquet")
+    assert "argument --log: cannot write missing/log.parquet" in err
     assert files(tmp_path) == set()
 
 

@@ -1,4 +1,4 @@
-"""The ``solve`` verb (wiezen_sim/solvers/cli_solve.py): output formats, batches and PBN files, the play so far,
+"""The ``solve`` verb (wiezen_sim/cli/solve.py): output formats, batches and PBN files, the play so far,
 per-card results, the 20-result table, one-line errors."""
 
 from __future__ import annotations
@@ -9,27 +9,40 @@ import re
 
 import pytest
 
-from wiezen_sim.cli import main
+from wiezen_sim.cli import main, solve
 from wiezen_sim.pbn import parse_dd_tricks, read_pbn
-from wiezen_sim.solvers.cli_solve import add_solve_command
 
 DEAL = "N:QJ6.K652.J85.T98 873.J97.AT764.Q4 K5.T83.KQ9.A7652 AT942.AQ4.32.KJ3"  # list1000 deal 1
 
 
 def _run(argv):
     parser = argparse.ArgumentParser(prog="wiezen-sim")
-    add_solve_command(parser.add_subparsers(dest="command", required=True))
+    solve.add(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(argv)
     args.func(args)
 
 
 def test_solve_json_max_and_exact(compiled_kernels, capsys):
-    _run(["solve", "--deal", DEAL, "--trump", "NT", "--leader", "1", "--side", "02", "--json"])
+    _run(["solve", "--deal", DEAL, "--trump", "NT", "--leader", "1", "--side", "02", "--format", "json"])
     assert json.loads(capsys.readouterr().out) == {"tricks": 6}  # DDS TABLE: NT, declarer N
-    _run(["solve", "--deal", DEAL, "--trump", "S", "--leader", "2", "--side", "1,3", "--json"])
+    _run(["solve", "--deal", DEAL, "--trump", "S", "--leader", "2", "--side", "1,3", "--format", "json"])
     assert json.loads(capsys.readouterr().out) == {"tricks": 8}  # spades, declarer E
     _run(
-        ["solve", "--deal", DEAL, "--trump", "NT", "--leader", "1", "--side", "02", "--objective", "exact:6", "--json"]
+        [
+            "solve",
+            "--deal",
+            DEAL,
+            "--trump",
+            "NT",
+            "--leader",
+            "1",
+            "--side",
+            "02",
+            "--objective",
+            "exact:6",
+            "--format",
+            "json",
+        ]
     )
     assert set(json.loads(capsys.readouterr().out)) == {"success"}
 
@@ -42,7 +55,7 @@ def test_solve_plain_text_names_the_deal(compiled_kernels, capsys):
 def test_solve_batch_file(compiled_kernels, capsys, tmp_path):
     f = tmp_path / "deals.txt"
     f.write_text(f"# two deals\n{DEAL}\n\nN:A.A.A.A K.K.K.K Q.Q.Q.Q J.J.J.J\n")
-    _run(["solve", "--deals", str(f), "--trump", "S", "--leader", "1", "--side", "02", "--json"])
+    _run(["solve", "--deals", str(f), "--trump", "S", "--leader", "1", "--side", "02", "--format", "json"])
     lines = capsys.readouterr().out.splitlines()
     assert [json.loads(x) for x in lines] == [{"tricks": 5}, {"tricks": 4}]
 

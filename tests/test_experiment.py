@@ -119,7 +119,7 @@ def test_killed_run_resumes_to_the_same_table(tmp_path, compiled_kernels):
     """Start a real run in a subprocess, SIGKILL it mid-way, finish it with --resume: the same table."""
     spec = write_spec(tmp_path, samples=100, batch=1)
     out = tmp_path / "out"
-    cmd = [sys.executable, "-m", "wiezen_sim.cli", "experiment", str(spec), "--out", str(out), "--jobs", "1"]
+    cmd = [sys.executable, "-m", "wiezen_sim.cli", "experiment", str(spec), "--out-dir", str(out), "--jobs", "1"]
     proc = subprocess.Popen([*cmd, "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 120
     while len(list((out / "batches").glob("*.parquet"))) < 5:

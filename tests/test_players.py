@@ -268,10 +268,10 @@ def test_compare_same_deals_and_cli(capsys):
     "extra,message",
     [
         (["--method", "bogus"], "invalid choice"),
-        (["--method", "pimc", "--worlds", "0"], "worlds must be a whole number from 1 to 4096"),
-        (["--method", "pimc", "--worlds", "99999999999999999999"], "worlds must be a whole number from 1 to 4096"),
+        (["--method", "pimc", "--worlds", "0"], "argument --worlds: must be from 1 to 4096"),
+        (["--method", "pimc", "--worlds", "99999999999999999999"], "argument --worlds: must be from 1 to 4096"),
         (["--compare", "--method", "pimc"], "leave out --method"),
-        (["--worlds", "x"], "invalid int"),
+        (["--worlds", "x"], "argument --worlds: expected an integer"),
     ],
 )
 def test_cli_bad_method_values_one_line_exit_2(capsys, extra, message):

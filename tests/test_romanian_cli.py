@@ -99,7 +99,7 @@ ADV = ["romanian", "advise"]
         ([*ADV, "AS KS", "--players", "4", "--seat", "1", "--trump", "AH", "--bids", "x"], "comma-separated"),
         ([*ADV, "AS KS", "--players", "4", "--seat", "0", "--trump", "XX"], "not a card"),
         ([*ADV, "AS KS", "--players", "4", "--seat", "0", "--trump", "AH", "--samples", "0"], "from 1 to"),
-        ([*ADV, "AS KS", "--players", "4", "--seat", "0", "--trump", "AH", "--bid-sigma", "-1"], "must be ≥ 0"),
+        ([*ADV, "AS KS", "--players", "4", "--seat", "0", "--trump", "AH", "--bid-sigma", "-1"], "number ≥ 0"),
         (["romanian", "simulate", "--players", "9", "--games", "2"], "3 to 6 players"),
         (["romanian", "simulate", "--players", "4", "--games", "0"], "--games: must be from 1 to"),
         (["romanian", "simulate", "--players", "4", "--games", "99999999999999999999"], "--games: must be from 1 to"),

@@ -298,7 +298,7 @@ def test_summary_and_contract_table():
 def test_cli_simulate_json_and_log(tmp_path, capsys):
     out = tmp_path / "log.parquet"
     code = main(["simulate", "--hands", "4", "--sessions", "3", "--rules", "classic", "--bots", "neutral,aggressive",
-                 "--seed", "5", "--format", "json", "--out", str(out), "--quiet"])  # fmt: skip
+                 "--seed", "5", "--format", "json", "--log", str(out), "--quiet"])  # fmt: skip
     assert code == 0
     data = json.loads(capsys.readouterr().out)
     assert set(data) == {"sessions", "hands", "seed", "chips", "summary"}

@@ -23,6 +23,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -30,7 +31,20 @@ from matplotlib.colors import to_rgb
 from matplotlib.figure import Figure  # figures without pyplot: no GUI backend, nothing global to close
 from matplotlib.patches import Patch, Rectangle
 
-__all__ = ["COLOURS", "INTERVALS", "LABELS", "draw_charts", "label", "plot_bars", "plot_decision", "plot_lines"]
+if TYPE_CHECKING:
+    from wiezen_sim.analysis.advise.report import Advice
+
+__all__ = [
+    "COLOURS",
+    "INTERVALS",
+    "LABELS",
+    "draw_charts",
+    "label",
+    "plot_advice",
+    "plot_bars",
+    "plot_decision",
+    "plot_lines",
+]
 
 LABELS = {
     "p_success": "P(contract made)",
@@ -377,3 +391,40 @@ def draw_charts(specs: list[dict], table: pd.DataFrame, decided: pd.DataFrame | 
         fig.savefig(out / f"{stem}.png", dpi=110)
         fig.savefig(out / f"{stem}.svg", metadata={"Date": None})
     return list(figures)
+
+
+def plot_advice(advice: Advice) -> Figure:
+    """The advice as a chart: expected settlement per biddable option (and pass) with its Student-t 95 %
+    interval, and the trick distribution of the recommended contract (issue 23).
+
+    The caption gives the method, the deals per option (n) and the interval; rows without
+    trick counts (a target test only) get a note instead of the distribution.
+    """
+    t = advice.table[advice.biddable()].sort_values("ev_units", kind="stable")
+    names = [advice.label(r) for r in t.to_dict(orient="records")]
+    fig = Figure(figsize=(10, 0.35 * len(t) + 2.5))
+    ev_ax, dist_ax = fig.subplots(1, 2, width_ratios=(3, 2))
+    colours = [COLOURS.get(c, "#999999") for c in t["contract"]]
+    ev_ax.barh(names, t["ev_units"], color=colours, xerr=[t["ev_units"] - t["ev_low"], t["ev_high"] - t["ev_units"]],
+               error_kw={"elinewidth": 1, "capsize": 3})  # fmt: skip
+    ev_ax.axvline(0, color="black", linewidth=0.8)
+    ev_ax.text(0, -0.9, " pass = 0", fontsize=8, va="center")
+    ev_ax.set_xlabel(label("ev_units"))
+    rec = advice.recommendation
+    best = t[(t["contract"] == rec["contract"]) & (t["trump"].fillna("") == (rec["trump"] or ""))]
+    dist = advice.distribution.loc[best.index[0]] if len(best) else None
+    if dist is None or dist.isna().all():
+        dist_ax.text(0.5, 0.5, f"{advice.label(rec)}:\nno trick counts", ha="center", va="center")
+        dist_ax.set_axis_off()
+    else:
+        dist_ax.bar(dist.index.astype(int), dist.to_numpy(), color=COLOURS.get(rec["contract"], "#999999"))
+        dist_ax.set_xlabel(f"tricks of the declaring side ({advice.label(best.iloc[0].to_dict())})")
+        dist_ax.set_ylabel("probability")
+        dist_ax.set_xticks(range(0, 14))
+    m = advice.meta
+    caption = (f"{method_name(m['method'])}; hand {m['hand']}, seat {m['seat']}, turned {m['turned']}, "
+               f"seed {m['seed']}; "
+               f"{_counts(t['n'], 'deals')} per option; error bars: Student-t 95\u00a0% interval of the expected "
+               "settlement over deals")  # fmt: skip
+    finish_figure(fig, f"expected settlement per contract; recommended: {advice.label(rec)}", caption)
+    return fig

@@ -88,7 +88,7 @@ def _wiezen_result(advice) -> dict:
         "labels": [option_name(row, symbols=True) for row in rows],
         "recommended": next((i for i, row in enumerate(rows) if is_recommended(row, rec)), None),  # None: pass
         "json": json.dumps(data, indent=2),  # as `wiezen-sim advise --format json`
-        "csv": advice.table.to_csv(index=False),  # as `--format csv`
+        "csv": advice.to_csv() + "\n",  # as `--format csv`
         "ev_chart": ev_chart(data),
         "trick_charts": [tricks_chart(row, data["samples"]) for row in data["contracts"]],
     }

@@ -1,9 +1,17 @@
-"""The advisor's results and their reports: plain-text table, CSV and JSON (issues 4, 5).
+"""The advisor's results and their reports: a verdict, a plain-text table, CSV and JSON (issues 4, 5, 23).
 
 :class:`Advice` is what :func:`~wiezen_sim.analysis.advise.advise` returns,
 :class:`Comparison` what :func:`~wiezen_sim.analysis.advise.compare` returns; each
 prints itself as a table (``format_table``), CSV (``to_csv``) and a JSON-ready dict
 (``to_dict``).
+
+The advice reads as a verdict: first the options one may bid now, best first (the
+recommendation "yes", the others "no", with the probability of making them and the
+expected settlement), then the table: the biddable rows sorted by expected value, a
+``pass`` row, and the other rows (a vraag with a fixed partner seat, which the partner
+decides; rows the troel obligation forbids; options never made) only with ``show_all``.
+CSV starts with ``#`` comment lines (hand, seat, turned card, rules, samples, seed,
+method, recommendation): ``pandas.read_csv(path, comment="#")`` reads the table.
 """
 
 from __future__ import annotations
@@ -14,7 +22,14 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-__all__ = ["METHOD_WORDS", "Advice", "Comparison", "describe_pimc", "option_name"]
+from wiezen_sim.cards import SUIT_SYMBOLS, SUITS, parse_card, parse_hand
+from wiezen_sim.rules.auction import TROEL_OVERCALLS
+from wiezen_sim.vocabulary import parse_seat, seat_name
+
+__all__ = ["METHOD_WORDS", "Advice", "Comparison", "describe_pimc", "option_name", "partner_words"]
+
+CSV_DIGITS = 4  # decimals of the floats in CSV
+VERDICT_OPTIONS = 3  # options in the verdict line besides pass
 
 METHOD_WORDS = {"dd": "double dummy", "pimc": "played by four PIMC players", "heuristic": "heuristic play"}
 
@@ -28,6 +43,24 @@ def describe_pimc(meta: dict) -> str:
 def option_name(option: dict) -> str:
     """``solo in H``, ``miserie``: an option (a row's ``contract`` and ``trump``) in words."""
     return option["contract"] + (f" in {option['trump']}" if option.get("trump") else "")
+
+
+def partner_words(partner: object) -> str:
+    """A vraag row's ``partner`` in words: ``accepting`` → the first seat that accepts, 2 → ``third seat (2)``."""
+    if partner is None or (isinstance(partner, float) and math.isnan(partner)):
+        return ""
+    if partner == "accepting":
+        return "the first seat that accepts"
+    seat = parse_seat(int(partner))  # type: ignore[call-overload]
+    return f"{seat_name(seat)} seat ({seat})"
+
+
+def _troel_trump(hand: str) -> str:
+    """Troel's trump as the hand tells it (RULES.md 1.5): three aces, the missing ace's suit; four aces, hearts
+    (the rules' *four-ace troel partner* variant: the suit of the highest card the declarer lacks)."""
+    mask = parse_hand(hand)
+    missing = [s for s in range(4) if not mask >> parse_card("A" + SUITS[s]) & 1]  # a card is a bit index
+    return SUIT_SYMBOLS[missing[0]] if len(missing) == 1 else SUIT_SYMBOLS[SUITS.index("H")]
 
 
 def _records(table: pd.DataFrame) -> list[dict]:
@@ -72,44 +105,127 @@ class Advice:
             "p_order": self.p_order,
         }
 
-    def to_csv(self) -> str:
-        """The table as CSV, one line per row (no trailing newline)."""
-        return self.table.to_csv(index=False).rstrip("\n")
+    def biddable(self) -> pd.Series:
+        """Per row (bool): an option one may bid now, as the recommendation counts them.
 
-    def format_table(self) -> str:
-        """A plain-text report: the position, the table, the recommendation."""
-        m = self.meta
-        cols = [c for c in ("contract", "trump", "partner", "level", "discard") if c in self.table]
-        shown = self.table[cols].astype(object).where(self.table[cols].notna(), "")
-        shown["p_success"] = self.table["p_success"].map("{:.3f}".format)
-        shown["95% CI"] = [f"{lo:.3f}–{hi:.3f}" for lo, hi in zip(self.table.ci_low, self.table.ci_high, strict=True)]
-        shown["mean_tricks"] = self.table["mean_tricks"].map(lambda x: "" if math.isnan(x) else f"{x:.2f}")
-        shown["ev_units"] = self.table["ev_units"].map(lambda x: "" if math.isnan(x) else f"{x:+.2f}")
-        shown["n"] = self.table["n"]
+        A contract row with an expected settlement (a vraag with a fixed partner seat is
+        information, not a bid); with three or four aces only troel, open miserie and
+        solo slim (the troel obligation, RULES.md 1.4), if any of them is a row.
+        """
+        t = self.table
+        partner = t["partner"] if "partner" in t else pd.Series(None, index=t.index, dtype=object)
+        ok = (partner.isna() | (partner == "accepting")) & t["ev_units"].notna()
+        obliged = ok & t["contract"].isin(("troel", *TROEL_OVERCALLS))
+        return obliged if self.meta.get("troel_obligation") and obliged.any() else ok
+
+    def label(self, row: dict) -> str:
+        """An option in words with its trump as a suit symbol: ``abondance ♠``, ``troel ♥``, ``miserie``, ``pass``."""
+        trump = row.get("trump")
+        if row["contract"] == "troel":
+            trump = _troel_trump(self.meta["hand"])
+        elif isinstance(trump, str) and trump in SUITS:
+            trump = SUIT_SYMBOLS[SUITS.index(trump)]
+        return row["contract"] + (f" {trump}" if isinstance(trump, str) and trump else "")
+
+    def _ranked(self) -> list[dict]:
+        """The options one may bid now (and pass where it is allowed), best expected value first."""
+        rows = self.table[self.biddable()].to_dict(orient="records")
+        if not (self.meta.get("troel_obligation") and rows):
+            rows.append({"contract": "pass", "trump": None, "p_success": math.nan, "ev_units": 0.0})
+        return sorted(rows, key=lambda r: -r["ev_units"])  # stable: pass after a contract worth 0
+
+    def verdict(self) -> str:
+        """The short answer: the best options, the recommended one ``yes``, e.g.
+        ``abondance ♠: yes, 0.97, +23 units · miserie: no, 0.05, −27 · pass: 0``."""
+        best = self.label(self.recommendation)
+        parts = []
+        for row in self._ranked()[: VERDICT_OPTIONS + 1]:
+            said = "yes" if self.label(row) == best else "no"
+            if row["contract"] == "pass":
+                parts.append(f"pass: {said}, 0" if said == "yes" else "pass: 0")
+            else:
+                ev = f"{row['ev_units']:+.1f}".replace("-", "−")
+                parts.append(f"{self.label(row)}: {said}, {row['p_success']:.2f}, {ev} units")
+        return " · ".join(parts)
+
+    def _comment(self) -> list[str]:
+        m, rec = self.meta, self.recommendation
+        return [
+            f"hand {m['hand']}, seat {m['seat']}, turned {m['turned']}, rules {m['rules']}",
+            f"samples {m.get('deals', m['samples'])}, seed {m['seed']}, method {m['method']}",
+            f"recommendation {option_name(rec)} ({rec['ev_units']:+.2f} units)",
+        ]
+
+    def to_csv(self) -> str:
+        """The table as CSV, one line per row (floats to :data:`CSV_DIGITS` decimals, no trailing newline),
+        after ``#`` comment lines with the position, the run and the recommendation."""
+        head = "".join(f"# {line}\n" for line in self._comment())
+        return head + self.table.round(CSV_DIGITS).to_csv(index=False).rstrip("\n")
+
+    def format_table(self, show_all: bool = False) -> str:
+        """A plain-text report: the position, the verdict, the table (biddable rows by expected value, pass,
+        and with ``show_all`` every other row), the recommendation and a key to the columns."""
+        m, t = self.meta, self.table
+        ranked = self._ranked()
+        never = [r for r in ranked if r["contract"] != "pass" and r["p_success"] == 0]
+        others = self.table[~self.biddable()].to_dict(orient="records")
+        if show_all:
+            listed, never, hidden = ranked + others, [], 0
+        else:
+            listed, hidden = [r for r in ranked if not any(r is x for x in never)], len(others)
+        rows = pd.DataFrame(listed, columns=list(t.columns)).astype(object)
+        rows = rows.where(rows.notna(), None)
+        shown = pd.DataFrame({"contract": [self.label(r) for r in rows.to_dict(orient="records")]})
+        if "partner" in rows and rows["partner"].notna().any():
+            shown["partner"] = rows["partner"].map(partner_words)
+        for col in ("level", "discard"):
+            if col in rows and rows[col].notna().any():
+                shown[col] = rows[col].map(lambda x: "" if x is None else x)
+
+        def num(col: str, form: str) -> list[str]:
+            return ["" if x is None or math.isnan(x) else form.format(x) for x in rows[col]]
+
+        def interval(low: str, high: str, form: str) -> list[str]:
+            return ["" if a is None or math.isnan(a) else f"{form.format(a)} … {form.format(b)}"
+                    for a, b in zip(rows[low], rows[high], strict=True)]  # fmt: skip
+
+        shown["p_success"] = num("p_success", "{:.3f}")
+        shown["95% CI"] = interval("ci_low", "ci_high", "{:.3f}")
+        shown["ev_units"] = [x or "" for x in num("ev_units", "{:+.2f}")]
+        shown["ev 95% CI"] = interval("ev_low", "ev_high", "{:+.1f}")
+        shown["mean_tricks"] = num("mean_tricks", "{:.2f}")
+        shown["n"] = ["" if x is None else str(int(x)) for x in rows["n"]]
         rec, run = self.recommendation, self.runner_up
         worlds = f"{m['worlds']} world{'s' if m['worlds'] != 1 else ''}" if m["method"] == "pimc" else ""
         lines = [
-            f"hand {m['hand']}  seat {m['seat']}  turned {m['turned']}  rules {m['rules']}",
-            f"{m['samples']} sampled deals, seed {m['seed']}, method {m['method']}"
+            f"hand {m['hand']}  seat {m['seat']} ({parse_seat(m['seat'])})  turned {m['turned']}  rules {m['rules']}",
+            f"{m.get('deals', m['samples'])} sampled deals, seed {m['seed']} (the same seed reproduces these numbers), "
+            f"method {METHOD_WORDS[m['method']]}"
             + (f", {worlds} per card decision ({describe_pimc(m)})" if worlds else ""),
             "",
-            shown.to_string(index=False),
+            "verdict: " + self.verdict(),
             "",
-            f"recommendation: {option_name(rec)}  ({rec['ev_units']:+.2f} units)",
+            shown.to_string(index=False),
         ]
+        if never:
+            names = ", ".join(self.label(r) for r in never)
+            lines.append(f"never made in these deals, not shown: {names} (--all shows every row)")
+        if hidden:
+            lines.append(f"{hidden} rows not shown: a vraag with a fixed partner seat (the partner decides) "
+                         "or not biddable now")  # fmt: skip
+        lines += ["", f"recommendation: {self.label(rec)}  ({rec['ev_units']:+.2f} units)"]
         if run is not None:
             lines.append(
-                f"runner-up: {option_name(run)}  ({run['ev_units']:+.2f} units); "
+                f"runner-up: {self.label(run)}  ({run['ev_units']:+.2f} units); "
                 f"P(recommendation really better) = {self.p_order:.3f}"
             )
         lines += [
             "",
-            f"p_success: probability the contract is made ({METHOD_WORDS[m['method']]}); 95% CI: Wilson interval;",
-            "mean_tricks: tricks of the declaring side (blank where only a target test is run);",
-            "ev_units: your expected settlement in units (chips), RULES.md 1.6; blank for a partner seat",
-            "(you cannot choose it); n: deals counted.",
-            "partner: the partner's seat (0 eldest … 3 dealer); 'accepting' = the first seat that accepts",
-            "under the acceptance rule (its n counts those deals, its ev_units counts 0 when nobody accepts).",
+            f"p_success: probability the contract is made ({METHOD_WORDS[m['method']]}), with its 95% Wilson interval;",
+            "ev_units: your expected settlement in units (chips), RULES.md 1.6, with its 95% Student-t interval;",
+            "mean_tricks: tricks of the declaring side (blank where only a target test is run); n: deals counted.",
+            "partner (vraag): the seat that goes with you; 'the first seat that accepts' counts only the deals where",
+            "someone accepts (its ev_units counts 0 for the others, where you pass).",
         ]
         if m.get("troel_obligation"):
             lines.append("three or four aces: troel is obligatory (only open miserie or solo slim may replace it)")

@@ -1,11 +1,11 @@
-"""The ``wiezen-sim solve`` verb: double-dummy results of deals (argparse setup + handler).
+"""``wiezen-sim solve``: double-dummy results of deals.
 
     wiezen-sim solve {--deal PBN | --deals FILE} --trump {S,H,D,C,NT} --leader SEAT --side SEATS
                      [--objective max|min|exact:K] [--played "CARD …"] [--cards]
-                     [--format table|json|csv] [--tt-mb MB]
+                     [--format table|json|csv] [--out FILE] [--tt-mb MB]
     wiezen-sim solve {--deal PBN | --deals FILE} --table [--alone] [--format table|json|csv|pbn]
 
-Seats 0..3 are the PBN order N, E, S, W. ``--deals`` reads a PBN file (the ``Deal`` tag of
+Seats are PBN seats: 0..3 = N, E, S, W, or the letters. ``--deals`` reads a PBN file (the ``Deal`` tag of
 every game) or one PBN deal per line (blank lines and # comments skipped).
 
 * Without ``--cards`` or ``--table``: the side's result (``max``/``min`` tricks, or whether it
@@ -19,7 +19,7 @@ every game) or one PBN deal per line (blank lines and # comments skipped).
   ``DoubleDummyTricks`` tag (partners opposite only).
 
 ``--format json`` prints one JSON object per deal, ``csv`` one table with a header. Bad
-input raises ``ValueError``; the CLI's ``main`` turns that into a one-line error and exit 2.
+input raises ``ValueError``: one line on stderr and exit 2.
 """
 
 from __future__ import annotations
@@ -33,13 +33,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from wiezen_sim.cards import PBN_SEATS, card_name, card_rank, card_suit, deal_name, parse_card, parse_deal
+from wiezen_sim.cli.args import PBN_SEAT_HELP, add_output, add_verb, emit, pbn_seat
 from wiezen_sim.pbn import PbnGame, read_pbn, write_pbn
 from wiezen_sim.solvers.dd import DDSolver, Replay, check_position, parse_side, replay
 from wiezen_sim.vocabulary import Objective, parse_objective, parse_trump
 
-__all__ = ["add_solve_command", "cmd_solve"]
+__all__ = ["add", "run"]
 
 STRAINS = ("S", "H", "D", "C", "NT")  # rows of a table, DDS's order
+_SEAT_DIGITS = str.maketrans(PBN_SEATS, "0123")  # --side NS = 02
 
 
 @dataclass(frozen=True)
@@ -154,8 +156,8 @@ def _describe(goal: Objective, k: int) -> str:
     return f"exactly {k}" if goal is Objective.EXACT else f"{goal.value} tricks"
 
 
-def cmd_solve(args: argparse.Namespace) -> None:
-    """Handler of ``wiezen-sim solve`` (validates everything before solving anything)."""
+def run(args: argparse.Namespace) -> None:
+    """Solve every deal asked for and print the results (everything is validated before any solving)."""
     _check_options(args)
     played = _parse_played(args.played) if args.played is not None else None
     deals, games = _read_deals(args)
@@ -166,9 +168,9 @@ def cmd_solve(args: argparse.Namespace) -> None:
                 check_position(d.hands, "NT", 0)
             except ValueError as exc:
                 raise ValueError(f"{d.where}{exc}") from None
-        print(_table_output(args, deals, games, [solver.table(d.hands, args.alone) for d in deals]))
+        emit(args, _table_output(args, deals, games, [solver.table(d.hands, args.alone) for d in deals]))
         return
-    trump, side = parse_trump(args.trump), parse_side(args.side)
+    trump, side = parse_trump(args.trump), parse_side(args.side.upper().translate(_SEAT_DIGITS))
     goal, k = parse_objective(args.objective or "max")
     positions: list[Replay] = []
     for d in deals:
@@ -207,35 +209,33 @@ def cmd_solve(args: argparse.Namespace) -> None:
             result = solver.solve(r.hands, trump, r.leader, side, goal, k, trick=r.trick)
             records.append({**head, ("success" if goal is Objective.EXACT else "tricks"): result})
             lines.append(f"{prefix}\t{label}: {_fmt(result)}")
-    print(_render(records, args.format, lines))
+    emit(args, _render(records, args.format, lines))
 
 
 def _fmt(value: int | bool) -> str:
     return ("yes" if value else "no") if isinstance(value, bool) else str(value)
 
 
-def _seat(text: str) -> int:
-    if text not in ("0", "1", "2", "3"):
-        raise argparse.ArgumentTypeError(f"seat must be 0, 1, 2 or 3 (PBN order N E S W), got {text!r}")
-    return int(text)
-
-
-def add_solve_command(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    """Add the ``solve`` verb to a ``wiezen-sim`` subparsers object; returns its parser."""
-    p = subparsers.add_parser("solve", help="double-dummy results of deals: a side's tricks, per card, or the table")
+def add(sub: argparse._SubParsersAction) -> None:
+    """Register ``solve``."""
+    p = add_verb(
+        sub,
+        "solve",
+        "double-dummy results of deals: a side's tricks, the result per card, or the table",
+        'wiezen-sim solve --deal "N:QJ6.K652.J85.T98 873.J97.AT764.Q4 K5.T83.KQ9.A7652 AT942.AQ4.32.KJ3" '
+        "--trump NT --leader E --side NS",
+        f"Seats are {PBN_SEAT_HELP} (a PBN deal starts with the seat of its first hand).",
+    )
     p.add_argument("--deal", help='one PBN deal, e.g. "N:AKQ.T98..AK5432 ... ... ..."')
     p.add_argument("--deals", metavar="FILE", help="a PBN file ([Deal] tags) or one PBN deal per line")
     p.add_argument("--trump", choices=("S", "H", "D", "C", "NT"), type=str.upper)
-    p.add_argument("--leader", type=_seat, help="seat leading the first trick (0..3 = N E S W)")
-    p.add_argument("--side", help="the side's seats, e.g. 02 or 0,2 (1 to 3 seats)")
+    p.add_argument("--leader", type=pbn_seat, help=f"seat leading the first trick ({PBN_SEAT_HELP})")
+    p.add_argument("--side", help="the side's seats, e.g. NS, 02 or 0,2 (1 to 3 seats)")
     p.add_argument("--objective", help="max (default), min or exact:K")
     p.add_argument("--played", metavar="CARDS", help='cards played so far from the first lead, e.g. "4S QS AS 2S"')
     p.add_argument("--cards", action="store_true", help="the result after each legal card of the player to move")
     p.add_argument("--table", action="store_true", help="every declarer x strain (partners opposite, as DDS)")
     p.add_argument("--alone", action="store_true", help="with --table: each declarer alone against three")
-    p.add_argument("--format", choices=("table", "json", "csv", "pbn"), default="table",
-                   help="plain text (default), JSON lines, CSV, or PBN with DoubleDummyTricks (--table)")  # fmt: skip
-    p.add_argument("--json", action="store_const", const="json", dest="format", help="same as --format json")
     p.add_argument("--tt-mb", type=float, default=256, help="transposition-table memory in MB (default 256)")
-    p.set_defaults(func=cmd_solve)
-    return p
+    add_output(p, ("table", "json", "csv", "pbn"))
+    p.set_defaults(func=run)

@@ -1,8 +1,7 @@
-"""``wiezen-sim romanian advise|simulate`` (DESIGN.md layer 7; rules: RULES.md Part 2).
+"""``wiezen-sim romanian advise|simulate`` (RULES.md Part 2).
 
-Kept in its own module so that ``cli.py`` only registers it. Bad input raises
-``ValueError`` (``cli.main`` turns it into one line on stderr and exit code 2) or is
-rejected by argparse (same exit code).
+Seats count from the dealer's left, as in Wiezen: 0 = eldest (bids first) … players−1 =
+dealer, or the names eldest, second, …, dealer.
 """
 
 from __future__ import annotations
@@ -12,30 +11,22 @@ import json
 import math
 
 from wiezen_sim.cards import card_name, hand_name
-from wiezen_sim.cli_args import int_range
+from wiezen_sim.cli.args import add_jobs, add_output, add_verb, emit, int_range, non_negative_float
 from wiezen_sim.rules.romanian import ONE_CARD_MODES, SCORING_PRESETS, SEQUENCES, SPECIAL_DEALS
+from wiezen_sim.solvers.players import MAX_WORLDS
+from wiezen_sim.vocabulary import seat_name
 
-__all__ = ["FORMATS", "add_romanian"]
+__all__ = ["add"]
 
-FORMATS = ("table", "json", "csv")
 MAX_GAMES = 1_000_000  # games of a simulation (a few a second: more would run for days)
 MAX_SAMPLES = 10_000_000  # sampled deals of a bid estimate
+SEATS_HELP = "0 = eldest (left of the dealer, bids first) … players-1 = dealer, or eldest, second, …, dealer"
 
 
 def _players(text: str) -> int:
     if text not in ("3", "4", "5", "6"):
         raise argparse.ArgumentTypeError(f"Romanian whist is played by 3 to 6 players, got {text!r}")
     return int(text)
-
-
-def _non_negative_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not value >= 0:
-        raise argparse.ArgumentTypeError(f"must be ≥ 0, got {text!r}")
-    return value
 
 
 def _bids(text: str) -> list[int]:
@@ -84,12 +75,12 @@ def _cmd_advise(args: argparse.Namespace) -> None:
         others=others,
     )
     if args.format == "json":
-        print(json.dumps(adv.to_dict()))
+        emit(args, json.dumps(adv.to_dict()))
         return
     if args.format == "csv":
-        print(adv.to_frame().to_csv(index=False), end="")
+        emit(args, adv.to_frame().to_csv(index=False).rstrip("\n"))
         return
-    role = " (dealer)" if adv.seat == adv.players - 1 else " (left of the dealer)" if adv.seat == 0 else ""
+    lines = []
     trump = "none (8-card deal)"
     if adv.turned is not None:
         trump = f"{'SHDC'[adv.turned >> 4]} (turned {card_name(adv.turned)})"
@@ -99,9 +90,10 @@ def _cmd_advise(args: argparse.Namespace) -> None:
         hand = f"forehead deal, own card unseen, cards by seat {seen}"
     elif adv.visibility == "blind":
         hand = "blind deal, bid before looking"
-    print(
+    lines.append(
         f"Romanian whist, {adv.players} players, {adv.cards}-card deal; {hand}; "
-        f"seat {adv.seat}{role}; trump {trump}; bids so far: {','.join(map(str, adv.bids_so_far)) or '-'}"
+        f"seat {adv.seat} ({seat_name(adv.seat, adv.players)}); trump {trump}; "
+        f"bids so far: {','.join(map(str, adv.bids_so_far)) or '-'}"
     )
     cond = ""
     if adv.bid_sigma > 0:
@@ -109,23 +101,26 @@ def _cmd_advise(args: argparse.Namespace) -> None:
             f"; weighted by the earlier bids (sigma {adv.bid_sigma:g}, effective samples {adv.effective_samples:.0f})"
         )
     if adv.model == "exact":
-        print(f"scoring {adv.scoring}; exact: the own card is any of {adv.samples} unseen cards, each equally likely")
+        lines.append(
+            f"scoring {adv.scoring}; exact: the own card is any of {adv.samples} unseen cards, each equally likely"
+        )
     else:
-        print(f"scoring {adv.scoring}; {adv.samples} sampled deals (seed {args.seed}); model {adv.model}{cond}")
+        lines.append(f"scoring {adv.scoring}; {adv.samples} sampled deals (seed {args.seed}); model {adv.model}{cond}")
     head = " ".join(f"{'t=' + str(t):>5}" for t in range(adv.cards + 1))
     cols = f"{'bid':>3}  {'legal':5}  {'P(exact)':>8}  {'95% CI':16}  {'E[score]':>8}  {'95% CI':16}"
-    print(f"{cols}  | P(tricks): {head}")
+    lines.append(f"{cols}  | P(tricks): {head}")
     for o in adv.options:
         dist = " ".join(f"{p:5.3f}" for p in o.tricks)
         legal = "yes" if o.legal else "NO"
         e_ci = _fmt_ci(*o.expected_score_ci, 2) if not math.isnan(o.expected_score_ci[0]) else "-"
         mark = "  <- recommended" if o.bid == adv.recommendation.bid else ""
-        print(
+        lines.append(
             f"{o.bid:>3}  {legal:5}  {o.p_exact:8.3f}  {_fmt_ci(*o.p_exact_ci, 3):16}  {o.expected_score:8.2f}  "
             f"{e_ci:16}  |            {dist}{mark}"
         )
     rec = adv.recommendation
-    print(f"recommended bid: {rec.bid} (expected score {rec.expected_score:.2f} points)")
+    lines.append(f"recommended bid: {rec.bid} (expected score {rec.expected_score:.2f} points)")
+    emit(args, "\n".join(lines))
 
 
 def _cmd_simulate(args: argparse.Namespace) -> None:
@@ -146,55 +141,61 @@ def _cmd_simulate(args: argparse.Namespace) -> None:
     )
     table = res.table
     if args.format == "json":
-        print(json.dumps({"players": args.players, "games": args.games, "rows": table.to_dict(orient="records")}))
+        emit(args, json.dumps({"players": args.players, "games": args.games, "rows": table.to_dict(orient="records")}))
         return
     if args.format == "csv":
-        print(table.to_csv(index=False), end="")
+        emit(args, table.round(6).to_csv(index=False).rstrip("\n"))
         return
-    print(
+    lines = [
         f"Romanian whist: {args.games} games, {args.players} players, sequence {args.sequence}, "
-        f"scoring {args.scoring}, seed {args.seed}"
-    )
-    print(
+        f"scoring {args.scoring}, seed {args.seed}",
         f"{'policy':10} {'games':>5}  {'mean score/game':>15}  {'95% t-interval':18}  {'exact bids':>10}  "
-        f"{'95% Wilson':16}  {'wins':>5}"
-    )
+        f"{'95% Wilson':16}  {'wins':>5}",
+    ]
     for r in table.to_dict(orient="records"):
         score_ci, exact_ci = _fmt_ci(r["score_lo"], r["score_hi"], 2), _fmt_ci(r["exact_lo"], r["exact_hi"], 3)
-        print(
+        lines.append(
             f"{r['policy']:10} {r['games']:>5}  {r['mean_score']:15.2f}  {score_ci:18}  "
             f"{r['exact_rate']:10.3f}  {exact_ci:16}  {r['win_rate']:5.3f}"
         )
+    emit(args, "\n".join(lines))
 
 
-def add_romanian(sub: argparse._SubParsersAction) -> None:
-    """Register ``romanian advise`` and ``romanian simulate`` on the top-level subparsers."""
-    rom = sub.add_parser("romanian", help="Romanian whist (RULES.md Part 2): bid advice and game simulation")
+def add(sub: argparse._SubParsersAction) -> None:
+    """Register ``romanian advise`` and ``romanian simulate``."""
+    rom = add_verb(
+        sub,
+        "romanian",
+        "Romanian whist (RULES.md Part 2): bid advice and game simulation",
+        "wiezen-sim romanian advise 'AS KH 9D' --players 4 --seat dealer --trump QD --bids 1,0,1",
+    )
     rsub = rom.add_subparsers(dest="romanian_command", required=True, parser_class=type(rom))
     scorings = ", ".join(SCORING_PRESETS)
 
-    adv = rsub.add_parser("advise", help="probability and expected score of every bid for a hand")
+    adv = add_verb(
+        rsub,
+        "advise",
+        "probability and expected score of every bid for a hand",
+        "wiezen-sim romanian advise 'AS KH 9D' --players 4 --seat dealer --trump QD --bids 1,0,1",
+        f"Seats: {SEATS_HELP}. Cards as in Wiezen: 'AS KH 9D' or 'S:A H:K D:9 C:-'.",
+    )
     adv.add_argument(
         "hand",
         nargs="?",
         help="the hand, e.g. 'AS KS 9H' or 'S:AK H:9 D:- C:-' (1 to 8 cards); none with --forehead, --blind",
     )
     adv.add_argument("--players", type=_players, required=True, help="3 to 6")
-    adv.add_argument(
-        "--seat",
-        required=True,
-        help="0 = left of the dealer (bids first) .. N-1 = dealer, or eldest, second, …, dealer",
-    )
+    adv.add_argument("--seat", required=True, help=f"your seat: {SEATS_HELP}")
     adv.add_argument("--trump", required=True, help="the turned card (e.g. QH), or 'none' in 8-card deals")
-    adv.add_argument("--bids", type=_bids, default=[], help="bids of the seats before, e.g. 1,0,2")
+    adv.add_argument("--bids", type=_bids, default=[], help="bids of the seats before yours, in order, e.g. 1,0,2")
     adv.add_argument("--scoring", default="default", choices=list(SCORING_PRESETS), metavar="PRESET", help=scorings)
-    adv.add_argument("--samples", type=int_range(1, MAX_SAMPLES), default=10000)
-    adv.add_argument("--seed", type=int_range(0), default=0)
+    adv.add_argument("--samples", type=int_range(1, MAX_SAMPLES), default=10000, help="sampled deals (default 10000)")
+    adv.add_argument("--seed", type=int_range(0), default=1, help="seed (default 1; printed)")
     adv.add_argument("--model", default="aim", choices=["aim", "fixed"], help="how the analysed player plays")
-    adv.add_argument("--jobs", type=int_range(1), default=1, help="joblib workers (results do not change)")
+    add_jobs(adv)
     adv.add_argument(
         "--bid-sigma",
-        type=_non_negative_float,
+        type=non_negative_float,
         default=0.0,
         help="weight sampled hands by how well they explain the earlier bids (0 = uniform, e.g. 0.7)",
     )
@@ -206,12 +207,18 @@ def add_romanian(sub: argparse._SubParsersAction) -> None:
     adv.add_argument(
         "--blind", action="store_true", help="blind deal, bid before looking (1 card with --trump, 8 with --trump none)"
     )
-    adv.add_argument("--format", default="table", choices=FORMATS)
+    add_output(adv)
     adv.set_defaults(func=_cmd_advise)
 
-    sim = rsub.add_parser("simulate", help="play complete games between policies, mean score per game")
+    sim = add_verb(
+        rsub,
+        "simulate",
+        "play complete games between policies: mean score per game",
+        "wiezen-sim romanian simulate --players 4 --games 50 --policies heuristic,mc,random",
+        "Policies are rotated over the seats; the same seed gives the same games for any --jobs.",
+    )
     sim.add_argument("--players", type=_players, required=True, help="3 to 6")
-    sim.add_argument("--games", type=int_range(1, MAX_GAMES), required=True)
+    sim.add_argument("--games", type=int_range(1, MAX_GAMES), required=True, help="games to play")
     sim.add_argument("--sequence", default="1-8-1", choices=list(SEQUENCES))
     sim.add_argument("--scoring", default="default", choices=list(SCORING_PRESETS), metavar="PRESET", help=scorings)
     sim.add_argument(
@@ -223,8 +230,8 @@ def add_romanian(sub: argparse._SubParsersAction) -> None:
     sim.add_argument("--one-card", default="normal", choices=list(ONE_CARD_MODES))
     sim.add_argument("--special", type=_names(SPECIAL_DEALS, "special deal"), help="end deals, e.g. blind,zero,eight")
     sim.add_argument("--bid-samples", type=int_range(1, MAX_SAMPLES), default=128, help="samples per MC bid")
-    sim.add_argument("--worlds", type=int_range(1), default=16, help="worlds per PIMC card")
-    sim.add_argument("--seed", type=int_range(0), default=0)
-    sim.add_argument("--jobs", type=int_range(1), default=1, help="joblib workers (results do not change)")
-    sim.add_argument("--format", default="table", choices=FORMATS)
+    sim.add_argument("--worlds", type=int_range(1, MAX_WORLDS), default=16, help="worlds per PIMC card")
+    sim.add_argument("--seed", type=int_range(0), default=1, help="seed (default 1; printed)")
+    add_jobs(sim)
+    add_output(sim)
     sim.set_defaults(func=_cmd_simulate)

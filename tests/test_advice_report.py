@@ -1,0 +1,96 @@
+"""The advice reads as a verdict (issue 23 part 2): sorted short answer, biddable rows first with a pass row,
+the rest only with --all, troel's trump, the vraag partner in words, CSV and JSON that carry the run, --contracts,
+--plot, and a printed seed that reproduces the run."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+
+import pandas as pd
+
+from wiezen_sim.analysis.advise import advise
+from wiezen_sim.analysis.charts import plot_advice
+from wiezen_sim.cli import main
+
+EXAMPLE = ["S:AKQJ98", "H:AK2", "D:K3", "C:52", "--seat", "eldest", "--turned", "7H"]
+THREE_ACES = ["S:AK2", "H:A32", "D:A32", "C:5432", "--seat", "second", "--turned", "7C"]  # troel obligatory
+RUN = ["--samples", "12", "--jobs", "1", "--quiet"]
+
+
+def run(capsys, *argv: str) -> str:
+    assert main(["advise", *argv]) == 0
+    return capsys.readouterr().out
+
+
+def test_verdict_then_table_sorted_with_a_pass_row(capsys):
+    out = run(capsys, *EXAMPLE, *RUN)
+    lines = out.splitlines()
+    verdict = next(line for line in lines if line.startswith("verdict: "))
+    assert verdict.count(": yes") == 1 and "pass" in verdict
+    head = next(i for i, line in enumerate(lines) if line.lstrip().startswith("contract"))
+    body = []
+    for line in lines[head + 1 :]:
+        if not line.strip() or line.startswith(("never made", "rows not shown")) or "rows not shown" in line:
+            break
+        body.append(line)
+    names = [line.split()[0] for line in body]
+    assert "pass" in names
+    evs = [float(re.search(r"\s([+-]\d+\.\d\d)\s", line + " ").group(1)) for line in body]  # ev_units
+    assert evs == sorted(evs, reverse=True), body
+    assert "partner" in lines[head] and "the first seat that accepts" in out  # vraag partner in words
+    assert "--all" in out  # hidden rows are announced
+    everything = run(capsys, *EXAMPLE, *RUN, "--all")
+    assert everything.count("\n") > out.count("\n") and "second seat (1)" in everything
+
+
+def test_troel_obligation_hides_other_contracts_and_shows_troel_trump(capsys):
+    out = run(capsys, *THREE_ACES, *RUN)
+    table = out.split("verdict: ", 1)[1]
+    assert "troel ♣" in table  # the missing ace is the ace of clubs: clubs are trump
+    assert "vraag" not in table.split("rows not shown")[0]
+    assert "pass: " not in out.split("\n\n")[1]  # no pass under the obligation
+    assert "troel is obligatory" in out
+
+
+def test_csv_carries_the_run_and_rounds(capsys):
+    out = run(capsys, *EXAMPLE, *RUN, "--format", "csv", "--seed", "5")
+    comments = [line for line in out.splitlines() if line.startswith("#")]
+    assert "hand S:AKQJ98 H:AK2 D:K3 C:52, seat eldest, turned 7H" in comments[0]
+    assert "seed 5, method dd" in comments[1] and comments[2].startswith("# recommendation ")
+    table = pd.read_csv(io.StringIO(out), comment="#")
+    assert {"contract", "p_success", "ev_units", "n"} <= set(table.columns)
+    for col in ("p_success", "ci_low", "ci_high", "ev_low", "ev_high"):
+        assert (table[col].dropna() == table[col].dropna().round(4)).all(), col
+
+
+def test_json_carries_the_run_and_the_seed_reproduces_it(capsys):
+    first = json.loads(run(capsys, *EXAMPLE, *RUN, "--format", "json"))
+    assert first["seed"] == 1 and first["method"] == "dd" and first["recommendation"]
+    assert first["hand"] == "S:AKQJ98 H:AK2 D:K3 C:52" and first["seat"] == "eldest"
+    again = json.loads(run(capsys, *EXAMPLE, *RUN, "--format", "json", "--seed", str(first["seed"])))
+    assert again == first
+
+
+def test_contracts_option_limits_the_rows(capsys):
+    out = json.loads(run(capsys, *EXAMPLE, *RUN, "--format", "json", "--contracts", "abondance,miserie"))
+    assert {row["contract"] for row in out["contracts"]} == {"abondance", "miserie"}
+
+
+def test_plot_has_intervals_and_a_caption(capsys, tmp_path):
+    chart = tmp_path / "advice.svg"
+    run(capsys, *EXAMPLE, *RUN, "--plot", str(chart))
+    assert chart.read_text(encoding="utf-8").startswith("<?xml")
+    advice = advise("S:AKQJ98 H:AK2 D:K3 C:52", "eldest", "7H", samples=8, seed=1, n_jobs=1)
+    fig = plot_advice(advice)
+    caption = next(t.get_text() for t in fig.texts if t.get_gid() == "caption")
+    caption = " ".join(caption.split())
+    assert "Student-t 95" in caption and "double dummy" in caption and "n = " in caption
+    ev_axis = fig.axes[0]
+    assert len(ev_axis.patches) == advice.biddable().sum()  # one bar per option one may bid
+
+
+def test_verdict_api():
+    advice = advise("S:AKQJ98 H:AK2 D:K3 C:52", "eldest", "7H", samples=8, seed=1, n_jobs=1)
+    assert advice.verdict().split(":")[0] == advice.label(advice.recommendation)

@@ -1,0 +1,114 @@
+"""``wiezen-sim advise``: which contract should this hand bid? (issues 4, 5, 23; RULES.md 1.3–1.6)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from wiezen_sim.analysis.advise import EXAMPLE, METHODS, Advice, advise, compare
+from wiezen_sim.cli.args import (
+    WIEZEN_SEATS,
+    UsageError,
+    add_jobs,
+    add_output,
+    add_rules,
+    add_verb,
+    emit,
+    int_range,
+    note,
+    output_path,
+    wiezen_seat,
+)
+from wiezen_sim.rules.contracts import CONTRACTS
+from wiezen_sim.solvers.players import MAX_WORLDS
+from wiezen_sim.vocabulary import seat_name
+
+__all__ = ["MAX_SAMPLES", "add", "run"]
+
+MAX_SAMPLES = 10_000_000  # sampled deals (about 100 a second per core: more would run for days)
+PLOT_SUFFIXES = (".png", ".svg", ".pdf")
+
+
+def _contracts(text: str) -> list[str]:
+    names = [p.strip().lower() for p in text.split(",") if p.strip()]
+    unknown = [n for n in names if n not in CONTRACTS]
+    if not names or unknown:
+        raise argparse.ArgumentTypeError(
+            f"unknown contract {', '.join(unknown) or text!r}; known: {', '.join(CONTRACTS)}"
+        )
+    return names
+
+
+def _plot_path(text: str) -> str:
+    if not text.lower().endswith(PLOT_SUFFIXES):
+        raise argparse.ArgumentTypeError(f"a chart file ends in {', '.join(PLOT_SUFFIXES)}, got {text!r}")
+    return output_path(text)
+
+
+def run(args: argparse.Namespace) -> None:
+    """Estimate every contract of the hand and print the verdict and the table (or JSON, CSV)."""
+    if args.hand:
+        if args.turned is None:
+            raise UsageError("give the turned card with --turned CARD")
+        hand, seat, turned = " ".join(args.hand), 0 if args.seat is None else args.seat, args.turned
+    else:
+        hand, turned = EXAMPLE["hand"], args.turned or EXAMPLE["turned"]
+        seat = wiezen_seat(EXAMPLE["seat"]) if args.seat is None else args.seat
+    if args.compare and args.method != "dd":
+        raise UsageError("--compare runs every method; leave out --method")
+    if args.compare and (args.plot or args.contracts):
+        raise UsageError("--plot and --contracts are for a single method: leave out --compare")
+    if args.worlds is not None and not (args.compare or args.method == "pimc"):
+        raise UsageError("--worlds is for PIMC play: add --method pimc or --compare")
+    extra: dict = {} if args.compare else {"method": args.method, "contracts": args.contracts}
+    if args.worlds is not None:
+        extra["worlds"] = args.worlds
+    run_ = compare if args.compare else advise
+    advice = run_(hand, seat, turned, rules=args.rules, samples=args.samples, seed=args.seed, n_jobs=args.jobs,
+                  progress=False if args.quiet else None, **extra)  # fmt: skip
+    if not args.hand:  # after the run, so that a bad input's error stays one line
+        note(args, f"No hand given: the built-in example {hand!r}, seat {seat_name(seat)}, turned {turned}.")
+    if args.plot:
+        from wiezen_sim.analysis.charts import plot_advice
+
+        if not isinstance(advice, Advice):
+            raise UsageError("--plot is for a single method: leave out --compare")
+        plot_advice(advice).savefig(args.plot)
+        note(args, f"wrote {args.plot}")
+    if args.format == "json":
+        emit(args, json.dumps(advice.to_dict(), indent=2))
+    elif args.format == "csv":
+        emit(args, advice.to_csv())
+    else:
+        emit(args, advice.format_table(show_all=args.all) if isinstance(advice, Advice) else advice.format_table())
+
+
+def add(sub: argparse._SubParsersAction) -> None:
+    """Register ``advise``."""
+    p = add_verb(
+        sub,
+        "advise",
+        "which contract should this hand bid? Monte Carlo over the deals it can be in",
+        "wiezen-sim advise S:AKQJ98 H:AK2 D:K3 C:52 --seat eldest --turned 7H --contracts abondance,miserie",
+        "Hands: 13 cards as 'S:AKQ H:T98 D:- C:AK5432', '♠AKQ ♥T98 ♦- ♣AK5432' or a list of cards\n"
+        "'AS KS QS …' (T or 10 for ten; Belgian letters: H = heer (king), V = vrouw (queen), B = boer (jack)).\n"
+        f"The seat is {WIEZEN_SEATS}.\n"
+        "Without a hand: a built-in example. The first lines give the verdict, then the table.",
+    )
+    p.add_argument("hand", nargs="*", help="13 cards, e.g. 'S:AKQJ98 H:AK2 D:K3 C:52'; none: a built-in example")
+    p.add_argument("--seat", type=wiezen_seat, help=f"your seat, {WIEZEN_SEATS} (default eldest)")
+    p.add_argument("--turned", help="the turned card, e.g. 7H (it lies in the dealer's hand; sets solo's trump)")
+    add_rules(p)
+    p.add_argument("--contracts", type=_contracts, help="only these contracts, e.g. abondance,miserie (default all)")
+    p.add_argument("--samples", type=int_range(1, MAX_SAMPLES), default=1000, help="sampled deals (default 1000)")
+    p.add_argument("--seed", type=int_range(0), default=1, help="seed of the sampled deals (default 1; printed)")
+    add_jobs(p)
+    p.add_argument("--method", choices=METHODS, default="dd", help="dd (double dummy, default), pimc or heuristic play")
+    p.add_argument("--compare", action="store_true", help="dd, pimc and heuristic side by side on the same deals")
+    p.add_argument(
+        "--worlds", type=int_range(1, MAX_WORLDS), help="pimc: worlds sampled per card decision (default 16)"
+    )
+    p.add_argument("--all", action="store_true", help="show every row, the hopeless and those you may not bid too")
+    p.add_argument("--plot", type=_plot_path, metavar="FILE", help="a chart of EV per contract: FILE.png or .svg")
+    add_output(p)
+    p.set_defaults(func=run)

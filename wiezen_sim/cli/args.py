@@ -1,0 +1,184 @@
+"""What every ``wiezen-sim`` verb shares (DESIGN.md layer 7): the parser, argument types, output.
+
+One convention for all verbs:
+
+* bad input is a :class:`UsageError` (or an ``argparse`` refusal): one line on stderr, exit
+  code :data:`EXIT_USAGE`; argument types reject a value out of range while the command
+  line is parsed, before any work, naming the option;
+* Wiezen seats are relative to the dealer (:data:`WIEZEN_SEATS`: 0 = eldest … 3 = dealer,
+  or the names); ``solve`` takes PBN seats (:data:`PBN_SEAT_HELP`: 0..3 = N E S W);
+* ``--format``, ``--out FILE`` and ``--quiet`` (:func:`add_output`) wherever a verb prints a
+  result, ``--jobs`` (:func:`add_jobs`: ≥ 1, or -1 for all cores) wherever work runs in
+  parallel; the output path is checked when parsed, before the run;
+* every verb's help has a one-line description and an example (:func:`add_verb`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable
+from typing import NoReturn
+
+from wiezen_sim.cards import PBN_SEATS
+from wiezen_sim.rules.ruleset import PRESETS
+from wiezen_sim.vocabulary import SEAT_NAMES, parse_seat
+
+__all__ = [
+    "EXIT_INTERRUPTED",
+    "EXIT_USAGE",
+    "PBN_SEAT_HELP",
+    "WIEZEN_SEATS",
+    "Parser",
+    "UsageError",
+    "add_jobs",
+    "add_output",
+    "add_rules",
+    "add_verb",
+    "emit",
+    "int_range",
+    "jobs",
+    "non_negative_float",
+    "note",
+    "output_path",
+    "pbn_seat",
+    "wiezen_seat",
+]
+
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130  # as a shell reports a command stopped by Ctrl-C
+
+WIEZEN_SEATS = f"relative to the dealer: 0 = eldest (bids and leads first) … 3 = dealer, or {', '.join(SEAT_NAMES)}"
+PBN_SEAT_HELP = "PBN seats: 0..3 = N E S W, or the letters N E S W"
+
+
+class UsageError(Exception):
+    """Bad command-line input: reported on one line, exit code 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` whose refusals are one line on stderr and exit code 2 (no usage block)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def add_verb(sub: argparse._SubParsersAction, name: str, summary: str, example: str, details: str = "") -> Parser:
+    """A sub-command whose help starts with ``summary`` (one line), then ``details``, and ends with ``example``."""
+    return sub.add_parser(
+        name,
+        help=summary,
+        description=summary + (f"\n\n{details}" if details else ""),
+        epilog="example:\n  " + example.replace("\n", "\n  "),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+
+
+def int_range(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse ``type``: a decimal integer from ``low`` to ``high`` (no upper bound when None).
+
+    The returned function raises ``argparse.ArgumentTypeError`` on a non-integer or a
+    value out of range.
+    """
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        if high is None and value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, got {value}")
+        if high is not None and not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be from {low} to {high}, got {value}")
+        return value
+
+    return parse
+
+
+def non_negative_float(text: str) -> float:
+    """An argparse ``type``: a finite number ≥ 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number ≥ 0, got {text!r}")
+    return value
+
+
+def jobs(text: str) -> int:
+    """An argparse ``type`` for ``--jobs``: a worker count ≥ 1, or -1 for all cores."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if value < 1 and value != -1:
+        raise argparse.ArgumentTypeError(f"must be a worker count ≥ 1, or -1 for all cores, got {value}")
+    return value
+
+
+def wiezen_seat(text: str) -> int:
+    """An argparse ``type``: a Wiezen seat relative to the dealer (0 = eldest … 3 = dealer, or its name)."""
+    try:
+        return parse_seat(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def pbn_seat(text: str) -> int:
+    """An argparse ``type``: a PBN seat, 0..3 or N E S W (any case)."""
+    word = text.strip().upper()
+    if word in PBN_SEATS:
+        return PBN_SEATS.index(word)
+    if word in ("0", "1", "2", "3"):
+        return int(word)
+    raise argparse.ArgumentTypeError(f"unknown seat {text!r}: {PBN_SEAT_HELP}")
+
+
+def output_path(text: str) -> str:
+    """An argparse ``type`` for ``--out``: a file (not a folder) in a folder that exists.
+
+    Checked when the command line is parsed, so that a bad path is refused before the run.
+    """
+    folder = os.path.dirname(os.path.abspath(text))
+    if os.path.isdir(text) or not os.path.isdir(folder):
+        raise argparse.ArgumentTypeError(f"cannot write {text}: not a file in an existing folder")
+    return text
+
+
+def add_output(parser: argparse.ArgumentParser, formats: tuple[str, ...] = ("table", "json", "csv")) -> None:
+    """``--format`` (the first of ``formats`` by default), ``--out FILE`` and ``--quiet``."""
+    parser.add_argument(
+        "--format", choices=formats, default=formats[0], help=f"{' | '.join(formats)} (default {formats[0]})"
+    )
+    parser.add_argument("--out", type=output_path, metavar="FILE", help="write the result to FILE instead of stdout")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar, no notes on stderr")
+
+
+def add_jobs(parser: argparse.ArgumentParser, default: int = -1, what: str = "results do not change") -> None:
+    """``--jobs``: parallel workers, ≥ 1 or -1 for all cores."""
+    said = "all cores" if default == -1 else str(default)
+    parser.add_argument("--jobs", type=jobs, default=default, help=f"parallel workers, ≥ 1 or -1 for all cores "
+                        f"(default {said}; {what})")  # fmt: skip
+
+
+def add_rules(parser: argparse.ArgumentParser) -> None:
+    """``--rules``: a preset or a TOML file."""
+    parser.add_argument("--rules", default="tempelaere", help=f"preset ({', '.join(PRESETS)}) or a TOML file")
+
+
+def note(args: argparse.Namespace, text: str) -> None:
+    """A note for the user on stderr, unless ``--quiet``."""
+    if not getattr(args, "quiet", False):
+        print(text, file=sys.stderr)
+
+
+def emit(args: argparse.Namespace, text: str) -> None:
+    """The verb's result: to ``--out`` (with a note on stderr) or to stdout."""
+    if getattr(args, "out", None):
+        with open(args.out, "w", encoding="utf-8") as handle:
+            handle.write(text + "\n")
+        note(args, f"wrote {args.out}")
+    else:
+        print(text)
