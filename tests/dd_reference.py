@@ -87,3 +87,28 @@ def ref_exact(hands, trump, leader, trick, side, k) -> bool:
         return any(results) if seat in side else all(results)
 
     return can(tuple(tuple(sorted(h)) for h in hands), leader, tuple(trick), k)
+
+
+def ref_fewest(hands, trump, leader, side) -> int:
+    """The fewest tricks the side takes over every possible play (everybody plays against it),
+    from a trick's start: what a bound that holds "whatever anybody plays" may claim at most."""
+
+    @cache
+    def fewest(hands, leader, trick):
+        if not trick and not any(hands):
+            return 0
+        seat = (leader + len(trick)) % 4
+        best = None
+        for card in _legal(hands[seat], trick):
+            h2 = _play(hands, seat, card)
+            t2 = (*trick, card)
+            if len(t2) == 4:
+                w = (leader + _winner_index(t2, trump)) % 4
+                v = (1 if w in side else 0) + fewest(h2, w, ())
+            else:
+                v = fewest(h2, leader, t2)
+            if best is None or v < best:
+                best = v
+        return best
+
+    return fewest(tuple(tuple(sorted(h)) for h in hands), leader, ())

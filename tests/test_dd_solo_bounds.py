@@ -1,0 +1,114 @@
+"""The kernel's bounds for one declarer against three defenders, against brute force.
+
+Each bound claims a number of tricks "whatever anybody plays" (or under best play); the
+brute force in :mod:`tests.dd_reference` checks the claim on random endings where the
+bound has something to say (long trumps, a lone declarer), and the solver's values on
+such endings (max, min, exact, with a trick in progress) against the minimax.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.dd_reference import ref_exact, ref_fewest, ref_value
+from wiezen_sim.kernel.dd.bounds import _trump_length_tricks
+from wiezen_sim.solvers.dd import DDSolver
+
+LANE = 0x7FFC
+ONE_VS_THREE = [0b0001, 0b0010, 0b0100, 0b1000, 0b1110, 0b1101, 0b1011, 0b0111]
+
+
+def _cards(mask: int) -> tuple[tuple[int, int], ...]:
+    return tuple((b >> 4, b & 15) for b in range(64) if mask >> b & 1)
+
+
+def trump_ending(rng: np.random.Generator, n_cards: int, trump: int) -> np.ndarray:
+    """Four hands of ``n_cards`` each, about half of the cards trumps (int64[4])."""
+    trumps = [16 * trump + r for r in range(2, 15)]
+    others = [16 * s + r for s in range(4) if s != trump for r in range(2, 15)]
+    n_tr = min(len(trumps), int(rng.integers(n_cards, 2 * n_cards + 2)))
+    chosen = [*rng.choice(trumps, size=n_tr, replace=False)]
+    chosen += [*rng.choice(others, size=4 * n_cards - n_tr, replace=False)]
+    order = rng.permutation(len(chosen))
+    hands = np.zeros(4, dtype=np.int64)
+    for i, j in enumerate(order):
+        hands[i % 4] |= 1 << int(chosen[j])
+    return hands
+
+
+def _ref_hands(hands):
+    return [_cards(int(h)) for h in hands]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_trump_length_tricks_never_claims_more_than_every_play_gives(compiled_kernels, seed):
+    """The group takes at least the bound's tricks in every play (brute force over all plays),
+    and the bound is tight somewhere (the test can fail both ways)."""
+    rng = np.random.default_rng(1800 + seed)
+    tight = 0
+    for _ in range(150):
+        n = int(rng.integers(1, 5))
+        trump = int(rng.integers(4))
+        hands = trump_ending(rng, n, trump)
+        rem = int(hands[0] | hands[1] | hands[2] | hands[3])
+        tr = rem & (LANE << (16 * trump))
+        group = int(rng.choice([*ONE_VS_THREE, 0b0101, 0b0011]))
+        bound, rel = _trump_length_tricks(hands, tr, group)
+        leader = int(rng.integers(4))
+        fewest = ref_fewest(_ref_hands(hands), trump, leader, frozenset(s for s in range(4) if group >> s & 1))
+        assert bound <= fewest, (hands.tolist(), trump, leader, group, bound, fewest)
+        tight += bound == fewest and bound > 0
+        if bound:  # the decisive card is one of the group's trumps
+            assert rel & tr and any(int(hands[p]) & rel for p in range(4) if group >> p & 1)
+    assert tight > 10
+
+
+def test_trump_length_tricks_example(compiled_kernels):
+    """♥JT97 against ♥A42 and ♥Q (hearts trump): the J and the T can fall to the A and the
+    Q, the 9 and the 7 win (only the 4 and the 2 are left, below them); with the ♥8 beside
+    the A the 7 can fall to it too."""
+    hands = np.zeros(4, dtype=np.int64)
+    for seat, ranks in enumerate(([11, 10, 9, 7], [14, 4, 2], [], [12])):
+        for r in ranks:
+            hands[seat] |= 1 << (16 + r)
+    tr = int(hands[0] | hands[1] | hands[3])
+    assert _trump_length_tricks(hands, tr, 0b0001) == (2, 1 << (16 + 7))
+    assert _trump_length_tricks(hands, tr, 0b1110)[0] == 1  # the A
+    hands[1] |= 1 << (16 + 8)
+    assert _trump_length_tricks(hands, tr | 1 << (16 + 8), 0b0001) == (1, 1 << (16 + 7))
+
+
+@pytest.fixture(scope="module")
+def solver(compiled_kernels):
+    return DDSolver(tt_mb=16)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_one_vs_three_trump_endings_match_brute_force(solver, seed):
+    """Max, min and exact values of a lone seat (and of its three opponents) in trump-rich
+    endings of 2–5 cards, some with a trick in progress."""
+    rng = np.random.default_rng(1900 + seed)
+    for _ in range(60):
+        n = int(rng.integers(2, 6))
+        trump = int(rng.integers(4))
+        hands = trump_ending(rng, n, trump)
+        leader = int(rng.integers(4))
+        trick: list[int] = []
+        for i in range(int(rng.integers(0, 3))):
+            seat = (leader + i) % 4
+            hand = int(hands[seat])
+            if trick:
+                hand = (hand & (LANE << (16 * (trick[0] >> 4)))) or hand
+            card = int(rng.choice([b for b in range(64) if hand >> b & 1]))
+            hands[seat] &= ~(1 << card)
+            trick.append(card)
+        side = int(rng.choice(ONE_VS_THREE))
+        args = (_ref_hands(hands), trump, leader, tuple((c >> 4, c & 15) for c in trick),
+                frozenset(s for s in range(4) if side >> s & 1))  # fmt: skip
+        most = ref_value(*args)
+        assert solver.solve(hands, trump, leader, side, trick=trick) == most, (hands.tolist(), trump, leader, trick)
+        fewest = ref_value(*args, minimise=True)
+        assert solver.solve(hands, trump, leader, side, "min", trick=trick) == fewest
+        k = int(rng.integers(min(fewest, most), max(fewest, most) + 1))  # (min can exceed max: other games)
+        assert solver.solve(hands, trump, leader, side, "exact", k=k, trick=trick) is ref_exact(*args, k)
