@@ -130,9 +130,14 @@ def advise_internals():
         return sample_hands(word, pos.hand, pos.seat, pos.turned)
 
     def ask_table(word: np.uint64, pos: Position, rules: RuleSet, solvers: dict[int | None, DDSolver]) -> dict:
-        dd_table._SOLVERS.clear()
+        own = dict(dd_table._SOLVERS)  # this process's solvers, given back afterwards: the timed ones
+        dd_table._SOLVERS.clear()  # carry a node limit that must not reach later advise calls
         dd_table._SOLVERS.update(solvers)  # dd_table._solver(strain) hands these out
-        return dd_table.dd_batch(np.array([word], dtype=np.uint64), pos.hand, pos.seat, pos.turned, rules, accept)
+        try:
+            return dd_table.dd_batch(np.array([word], dtype=np.uint64), pos.hand, pos.seat, pos.turned, rules, accept)
+        finally:
+            dd_table._SOLVERS.clear()
+            dd_table._SOLVERS.update(own)
 
     return sample_deal, ask_table, dict(dd_table.TT_MB), defaults["samples"].default, accept
 
