@@ -7,7 +7,7 @@ window, :func:`dd_value` finds the minimax trick count by zero-window tests,
 point takes the caller's state arrays (:mod:`.layout`, :func:`new_scratch`), copies the
 hands into the scratch array and forgets the killer leads, so that a question's search
 and node count do not depend on the questions before it (the table is emptied by the
-caller, :func:`tt_clear`). They trust their arguments: the solver layer validates.
+caller, :func:`.table.tt_clear`). They trust their arguments: the solver layer validates.
 """
 
 from __future__ import annotations

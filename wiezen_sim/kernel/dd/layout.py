@@ -67,7 +67,7 @@ N_STATS = 13
 
 # ---------------------------------------------------------------- table columns
 
-TT_COLUMNS = 8  # int64 words per row
+TT_COLUMNS = 8  # int64 words per row (an entry uses the 7 below, a row of chain heads all 8)
 # an entry's row: its key ...
 TT_LENGTHS = 0  # cards of each suit in each hand, 4 bits each (_lengths_key)
 TT_QUESTION = 1  # leader, question tag, pattern code and top-card owners

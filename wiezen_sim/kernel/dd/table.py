@@ -33,9 +33,11 @@ HEAD_FIRST]`` = the first entry of the chain of h + 1, and the word after it
 (``HEAD_CODES``) = the codes (bit code % 64) stored for the questions whose code-free
 key ``kw1 & QUESTION_MASK`` hashes to h.
 
-The questions share entries through a canonical form: the maximising seats always
-include seat 0 (else both sets are complemented, "flip"), and a one-sided question is a
-lower bound on the counted tricks.
+One-sided questions share entries through a canonical form: "at least lo counted
+tricks" for maximising seats that include seat 0 (else both seat sets are complemented,
+"flip", and the question is read on the other seats' counted tricks); exact questions
+are keyed by their target. :func:`_tt_probe` and :func:`_tt_save` are the search's
+lookup and store at a trick's start.
 """
 
 from __future__ import annotations
