@@ -40,7 +40,7 @@ from matplotlib.figure import Figure
 
 from wiezen_sim import simulate_sessions
 from wiezen_sim.analysis.charts import finish_figure
-from wiezen_sim.analysis.experiment import git_commit, machine_info, package_versions
+from wiezen_sim.analysis.provenance import git_commit, machine_info, package_versions
 from wiezen_sim.analysis.sessions import contract_summary
 from wiezen_sim.analysis.stats import mean_interval
 from wiezen_sim.rules.ruleset import get_rules

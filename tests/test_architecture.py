@@ -164,3 +164,12 @@ def test_the_checks_would_see_a_late_import_and_a_cycle():
     assert layer_of("wiezen_sim.kernel.dd") == 2 and layer_of("wiezen_sim") == len(LAYERS) - 1
     with pytest.raises(ValueError, match="in no layer"):
         layer_of("wiezen_sim.somewhere")
+
+
+MAX_LINES = 800  # issue 20: one room for each idea
+
+
+def test_no_module_is_over_800_lines():
+    """A module past 800 lines holds more than one idea: split it along its seams."""
+    long = {m: n for m, p in MODULES.items() if (n := len(p.read_text().splitlines())) > MAX_LINES}
+    assert not long, f"modules over {MAX_LINES} lines: {long}"

@@ -73,7 +73,7 @@ CORPUS = ROOT / "experiments" / "benchmarks" / "slow_questions.json"
 sys.path.insert(0, str(ROOT))
 
 from experiments.benchmarks.hand_suite import DEFAULT_SEED, Position, suite_positions  # noqa: E402
-from wiezen_sim.analysis.experiment import git_commit  # noqa: E402
+from wiezen_sim.analysis.provenance import git_commit  # noqa: E402
 from wiezen_sim.cards import card_count, card_name, card_suit, deal_name, parse_card, parse_deal  # noqa: E402
 from wiezen_sim.kernel import dd as _k  # noqa: E402
 from wiezen_sim.parallel import sample_seeds  # noqa: E402

@@ -37,7 +37,7 @@ STRAINS = (0, 1, 2, 3, None)
 sys.path.insert(0, str(ROOT))
 
 from tests.conftest import load_dds_tables as load  # noqa: E402  (one parser of DDS hands files)
-from wiezen_sim.analysis.experiment import git_commit  # noqa: E402
+from wiezen_sim.analysis.provenance import git_commit  # noqa: E402
 
 _COMPILE_SNIPPET = """
 import time

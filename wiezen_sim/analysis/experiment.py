@@ -57,16 +57,13 @@ import itertools
 import json
 import math
 import os
-import platform
 import shutil
-import subprocess
 import sys
 import time
 import tomllib
 import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, fields
-from importlib import metadata
 from pathlib import Path
 
 import numpy as np
@@ -76,6 +73,7 @@ from tqdm.auto import tqdm
 
 from wiezen_sim.analysis.advise import METHODS, advise
 from wiezen_sim.analysis.hands import HandClass, hcp, sample_hand
+from wiezen_sim.analysis.provenance import git_commit, machine_info, package_versions
 from wiezen_sim.analysis.stats import CONFIDENCE, mean_interval, prob_greater, wilson
 from wiezen_sim.cards import FULL_DECK, SUITS, card_count, card_name, cards_of, hand_name, suit_holding
 from wiezen_sim.parallel import BACKENDS, resolve_seed, sample_seeds
@@ -94,11 +92,8 @@ __all__ = [
     "class_stream",
     "decisions",
     "declared_suit",
-    "git_commit",
     "hand_class",
     "load_experiment",
-    "machine_info",
-    "package_versions",
     "run_experiment",
     "sample_position",
     "summarise",
@@ -626,40 +621,6 @@ def _write_outputs(
         decided.to_csv(out / "decisions.csv", index=False, float_format="%.6g")
     drawn = draw_charts(exp.charts, table, decided, out) if charts and exp.charts else []
     return table, decided, drawn
-
-
-def package_versions() -> dict:
-    """Versions of Python and of this package's main dependencies, for a run's ``meta.json``."""
-    out = {"python": platform.python_version()}
-    for pkg in ("wiezen-sim", "numpy", "numba", "pandas", "scipy", "joblib", "matplotlib", "pyarrow", "dask"):
-        try:
-            out[pkg] = metadata.version(pkg)
-        except metadata.PackageNotFoundError:
-            continue
-    return out
-
-
-def machine_info(load_start: tuple[float, ...]) -> dict:
-    """The machine part of a run's ``meta.json``: platform, cores, load average at the start and now."""
-    return {
-        "platform": platform.platform(),
-        "cpus": os.cpu_count(),
-        "load_average_start": [round(x, 2) for x in load_start],
-        "load_average_end": [round(x, 2) for x in os.getloadavg()],
-    }
-
-
-def git_commit() -> str | None:
-    """The checked-out commit of this package's repository (``-dirty`` when modified), or None outside git."""
-    try:
-        here = Path(__file__).resolve().parent
-        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True, timeout=10)
-        dirty = subprocess.run(["git", "status", "--porcelain"], cwd=here, capture_output=True, text=True, timeout=10)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    if head.returncode:
-        return None
-    return head.stdout.strip() + ("-dirty" if dirty.stdout.strip() else "")
 
 
 def _dask_client(scheduler: str | None, n_jobs: int):
