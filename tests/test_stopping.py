@@ -63,3 +63,40 @@ def test_a_settled_run_stops_early(compiled_kernels):
 def test_without_the_stop_rule_every_row_has_every_deal(compiled_kernels):
     adv = advise(HAND, "eldest", "7S", samples=70, seed=2, n_jobs=1, contracts=["miserie"], progress=False, stop=False)
     assert adv.meta["deals"] == 70 and not adv.meta["stopped_early"] and (adv.table.n == 70).all()
+
+
+def test_rows_of_a_fixed_partner_seat_are_asked_in_the_first_round_only(compiled_kernels):
+    """A vraag with a fixed partner seat is not a bid: it cannot change the recommendation."""
+    kwargs = {"seed": 11, "contracts": ["solo", "vraag"], "progress": False, "n_jobs": 1}
+    adv = advise(HAND, "eldest", "7S", samples=100, **kwargs)
+    t = adv.table
+    fixed_seat = t[(t.contract == "vraag") & (t.partner != "accepting")]
+    assert len(fixed_seat) == 3 and (fixed_seat.n == ROUND_FIRST).all()
+    assert adv.meta["deals"] == 100  # the run itself went on (solo still too wide at 64 deals)
+    first = advise(HAND, "eldest", "7S", samples=ROUND_FIRST, stop=False, **kwargs).table
+    same = first[(first.contract == "vraag") & (first.partner != "accepting")].reset_index(drop=True)
+    assert _records(fixed_seat.reset_index(drop=True)) == _records(same)
+
+
+def test_pair_answers_agree_with_the_solver_for_every_partner_seat(compiled_kernels):
+    """The accepting seat's pair answer comes from its exact count; the others from a target test."""
+    from wiezen_sim.analysis.advise.dd_table import dd_batch
+    from wiezen_sim.analysis.advise.deals import ELDEST, check_position, sample_hands
+    from wiezen_sim.cards import card_suit
+    from wiezen_sim.parallel import sample_seeds
+    from wiezen_sim.rules.ruleset import get_rules
+    from wiezen_sim.solvers.dd import DDSolver
+    from wiezen_sim.vocabulary import Objective
+
+    mask, p, turned = check_position("S:Q6 H:KJ74 D:A852 C:J93", "second", "5H")
+    rules, seeds = get_rules("tempelaere"), sample_seeds(3, 12)
+    res = dd_batch(seeds, mask, p, turned, rules, 4.0)
+    solver, trump = DDSolver(tt_mb=16), card_suit(turned)
+    accepted = 0
+    for i, word in enumerate(seeds):
+        hands = sample_hands(word, mask, p, turned)
+        for q in [(p + k) % 4 for k in (1, 2, 3)]:
+            expected = solver.can_make(hands, trump, ELDEST, 1 << p | 1 << q, Objective.MAX, rules.target("vraag"))
+            assert bool(res["pair_ok"][i, q]) == expected, (i, q)
+        accepted += int(res["accepted"][i] >= 0)
+    assert 0 < accepted < len(seeds)  # both cases (someone accepts, nobody does) are checked

@@ -15,9 +15,11 @@ counts where the payment needs them, one zero-window target test elsewhere:
     pico        bool     can the declarer force exactly one trick, no trump — test
     kleine[c]   bool[k]  after the declarer discards candidate c (and each defender
                          its discard): can it lose all 12 tricks? — test
-    pair_ok[q]  bool[4]  can declarer + seat q make the vraag target together — test
     accepts[q]  bool[4]  would seat q accept a vraag (the acceptance rule)
     accepted    int8     pair tricks with the accepting partner (-1: nobody) — exact
+    pair_ok[q]  bool[4]  can declarer + seat q make the vraag target together — test (the
+                         accepting seat's from its exact count); asked with
+                         :data:`PARTNER_ROWS`, the rows of a vraag with a fixed partner seat
     troel       int8     troel pair tricks (three or four aces) — exact;
     troel_partner, troel_target  int8: the partner and target in that sample
 """
@@ -39,9 +41,13 @@ from wiezen_sim.solvers.dd import DDSolver
 from wiezen_sim.solvers.players import highest_discard
 from wiezen_sim.vocabulary import NO_TRUMP, SEATS
 
-__all__ = ["TT_MB", "Asker", "asker", "dd_batch", "exact_alone", "kleine_candidates"]
+__all__ = ["PARTNER_ROWS", "TT_MB", "Asker", "asker", "dd_batch", "exact_alone", "kleine_candidates"]
 
 Asker = Callable[..., bool]  # ask(*contracts): whether any of these contracts is wanted
+# The questions of the rows of a vraag with a fixed partner seat (information, not a bid:
+# the partner decides), named apart from "vraag" so that the stop rule can drop them
+# after the first round (:mod:`~wiezen_sim.analysis.advise.stopping`)
+PARTNER_ROWS = "vraag_partner_rows"
 
 _SOLVERS: dict[int | None, DDSolver] = {}
 # one table per strain (a solver empties its table when the trump changes): 32 MB per suit
@@ -150,14 +156,20 @@ def dd_batch(
         # what the declarer makes alone in the turned trump (the exact count, or the abondance
         # target when its test succeeded) is a lower bound for any pair: a partner never costs a trick
         alone = int(out["alone"][i, trump]) if ask(*_ALONE) else -1
-        for q in order if ask("vraag") else ():
-            pair = side | 1 << q
-            out["pair_ok"][i, q] = succeeded(vraag, alone, need) or _makes(_solver(trump), hands, trump, ELDEST, pair,
-                                                                           "vraag", rules)  # fmt: skip
-            out["accepts"][i, q] = playing_tricks(int(hands[q]), trump) >= accept_tricks
-        acceptor = next((q for q in order if out["accepts"][i, q]), None)
-        if acceptor is not None and ask("vraag"):
+        acceptor = None
+        if ask("vraag"):
+            for q in order:
+                out["accepts"][i, q] = playing_tricks(int(hands[q]), trump) >= accept_tricks
+            acceptor = next((q for q in order if out["accepts"][i, q]), None)
+        if acceptor is not None:
             out["accepted"][i] = _solver(trump).solve(hands, trump, ELDEST, side | 1 << acceptor)
+        for q in order if ask(PARTNER_ROWS) else ():
+            if q == acceptor:
+                out["pair_ok"][i, q] = succeeded(vraag, int(out["accepted"][i]), need)
+            else:
+                out["pair_ok"][i, q] = succeeded(vraag, alone, need) or _makes(
+                    _solver(trump), hands, trump, ELDEST, side | 1 << q, "vraag", rules
+                )
         if aces(hand) >= 3 and ask("troel"):
             setup = troel_setup([int(h) for h in hands], p, rules)
             lead_hands = hands.copy()

@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from wiezen_sim.analysis.advise.dd_table import asker, exact_alone, kleine_candidates
+from wiezen_sim.analysis.advise.dd_table import PARTNER_ROWS, asker, exact_alone, kleine_candidates
 from wiezen_sim.analysis.advise.play import play_options
 from wiezen_sim.analysis.stats import mean_interval, wilson
 from wiezen_sim.cards import SUITS, card_name, card_suit
@@ -24,7 +24,13 @@ from wiezen_sim.rules.ruleset import RuleSet
 from wiezen_sim.solvers.players import highest_discard
 from wiezen_sim.vocabulary import SEATS
 
-__all__ = ["OptionRows", "dd_rows", "play_rows"]
+__all__ = ["OptionRows", "dd_rows", "play_rows", "question"]
+
+
+def question(contract: str, partner: object = None) -> str:
+    """The name under which a row's questions are asked: its contract, or
+    :data:`~wiezen_sim.analysis.advise.dd_table.PARTNER_ROWS` for a vraag with a fixed partner seat."""
+    return PARTNER_ROWS if contract == "vraag" and isinstance(partner, int) else contract
 
 
 class OptionRows:
@@ -84,9 +90,10 @@ class OptionRows:
     ) -> None:
         """One row: p_success (Wilson interval), mean tricks, ev_units (t-interval; NaN if ``ev`` is None), n.
 
-        Nothing is added for a contract outside ``wanted``.
+        Nothing is added for a contract outside ``wanted`` (a vraag row with a fixed partner
+        seat: when :data:`~wiezen_sim.analysis.advise.dd_table.PARTNER_ROWS` is outside it).
         """
-        if self.wanted is not None and contract not in self.wanted:
+        if self.wanted is not None and question(contract, extra.get("partner")) not in self.wanted:
             return
         n = len(success)
         low, high = wilson(int(success.sum()), n)

@@ -15,9 +15,9 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from wiezen_sim.analysis.advise.dd_table import dd_batch
+from wiezen_sim.analysis.advise.dd_table import PARTNER_ROWS, dd_batch
 from wiezen_sim.analysis.advise.deals import check_position
-from wiezen_sim.analysis.advise.options import OptionRows, dd_rows, play_rows
+from wiezen_sim.analysis.advise.options import OptionRows, dd_rows, play_rows, question
 from wiezen_sim.analysis.advise.play import play_batch
 from wiezen_sim.analysis.advise.report import Advice
 from wiezen_sim.analysis.advise.stopping import Option, in_contention, round_ends
@@ -113,6 +113,8 @@ def advise(
     obliged = aces(mask) >= 3
     build = dd_rows if method == "dd" else play_rows
     names = frozenset(rule_set.contracts()) if wanted is None else wanted
+    if "vraag" in names:  # the rows of a fixed partner seat: not a bid, so asked in the first round only
+        names |= {PARTNER_ROWS}
     asked = set(names)  # the contracts still in contention
     rounds: list[tuple[int, frozenset[str], dict[str, np.ndarray]]] = []  # (deals so far, asked, answers)
     bar = tqdm(total=samples, desc="deals", unit="deal", disable=not _show(progress), file=sys.stderr)
@@ -228,7 +230,7 @@ def _rows(
     for k in sorted(set(asked_until.values())):
         wanted = frozenset(c for c, last in asked_until.items() if last >= k)
         part = build(_merge([answers for _, _, answers in rounds[: k + 1]]), hand, seat, turned, rules, wanted)
-        keep = [i for i, row in enumerate(part.rows) if asked_until[row["contract"]] == k]
+        keep = [i for i, row in enumerate(part.rows) if asked_until[question(row["contract"], row.get("partner"))] == k]
         parts.append((part, keep))
     first = parts[0][0].rows  # built with every contract: the order of a one-run build
     order = {row["contract"]: len(first) - i for i, row in enumerate(reversed(first))}

@@ -11,6 +11,9 @@ seed and ceiling give the same rounds, the same deals and the same numbers for a
   were asked on) is out of contention; once every biddable row of a contract is out,
   its questions are no longer asked. Its rows keep the deals they were asked on and
   show their own ``n``.
+* **Rows that are not bids** (a vraag with a fixed partner seat: the partner decides
+  whether to accept) cannot change the recommendation: their questions are asked in the
+  first round only, and the rows show that round's ``n``.
 * **The run stops** once the recommendation beats the runner-up with probability at
   least :data:`DECIDED` and every biddable row still in contention has a Wilson 95 %
   interval of P(success) within ±:data:`HALF_WIDTH` — or at the ceiling.
