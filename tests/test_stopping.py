@@ -4,7 +4,14 @@ import numpy as np
 import pytest
 
 from wiezen_sim.analysis.advise import advise
-from wiezen_sim.analysis.advise.stopping import DOMINATED, HALF_WIDTH, ROUND_FIRST, in_contention, round_ends
+from wiezen_sim.analysis.advise.stopping import (
+    DOMINATED,
+    HALF_WIDTH,
+    ROUND_FIRST,
+    contending_discards,
+    in_contention,
+    round_ends,
+)
 
 HAND = "S:AKJ98 H:A52 D:K32 C:52"  # solo in spades made about 9 times in 10 (7S turned), miserie hopeless
 
@@ -100,3 +107,13 @@ def test_pair_answers_agree_with_the_solver_for_every_partner_seat(compiled_kern
             assert bool(res["pair_ok"][i, q]) == expected, (i, q)
         accepted += int(res["accepted"][i] >= 0)
     assert 0 < accepted < len(seeds)  # both cases (someone accepts, nobody does) are checked
+
+
+def test_a_dominated_discard_stops_and_a_close_one_stays():
+    rng = np.random.default_rng(1)
+    best = rng.random(64) < 0.8
+    close = best ^ (rng.random(64) < 0.1)  # differs on a few deals
+    far = best & (rng.random(64) < 0.1)  # made on a few of the best's deals only
+    made = np.column_stack([far, best, close, np.zeros(64, bool)])
+    assert contending_discards(made, (True, True, True, True)) == (False, True, True, False)
+    assert contending_discards(made, (True, True, False, True)) == (False, True, False, False)  # never comes back

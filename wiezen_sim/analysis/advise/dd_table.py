@@ -14,7 +14,8 @@ counts where the payment needs them, one zero-window target test elsewhere:
                          (miserie; open miserie is the same question double dummy) — test
     pico        bool     can the declarer force exactly one trick, no trump — test
     kleine[c]   bool[k]  after the declarer discards candidate c (and each defender
-                         its discard): can it lose all 12 tricks? — test
+                         its discard): can it lose all 12 tricks? — test (False where
+                         the candidate is not asked)
     accepts[q]  bool[4]  would seat q accept a vraag (the acceptance rule)
     accepted    int8     pair tricks with the accepting partner (-1: nobody) — exact
     pair_ok[q]  bool[4]  can declarer + seat q make the vraag target together — test (the
@@ -99,6 +100,7 @@ def dd_batch(
     rules: RuleSet,
     accept_tricks: float,
     wanted: frozenset[str] | None = None,
+    discards: tuple[bool, ...] | None = None,
 ) -> dict[str, np.ndarray]:
     """Ask every question (or those of the ``wanted`` contracts) of every sampled deal of one batch.
 
@@ -108,6 +110,8 @@ def dd_batch(
         rules: the variant switches (targets: ``RuleSet.target``).
         accept_tricks: the vraag acceptance rule's threshold (playing tricks).
         wanted: contract names whose questions are asked (None: all).
+        discards: per kleine-miserie candidate (:func:`kleine_candidates`), whether it is
+            asked (None: all; the stop rule drops dominated ones).
 
     Returns:
         The arrays of the module docstring; an answer not asked keeps its initial value.
@@ -151,6 +155,8 @@ def dd_batch(
         if rules.kleine_miserie and ask("kleine_miserie"):
             after = np.array([int(h) & ~(1 << highest_discard(int(h))) for h in hands], dtype=np.int64)
             for j, c in enumerate(candidates):
+                if discards is not None and not discards[j]:
+                    continue
                 after[p] = hand & ~(1 << c)
                 out["kleine"][i, j] = _makes(nt, after, NO_TRUMP, ELDEST, side, "kleine_miserie", rules)
         # what the declarer makes alone in the turned trump (the exact count, or the abondance

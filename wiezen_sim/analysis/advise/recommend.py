@@ -20,7 +20,7 @@ from wiezen_sim.analysis.advise.deals import check_position
 from wiezen_sim.analysis.advise.options import OptionRows, dd_rows, play_rows, question
 from wiezen_sim.analysis.advise.play import play_batch
 from wiezen_sim.analysis.advise.report import Advice
-from wiezen_sim.analysis.advise.stopping import Option, in_contention, round_ends
+from wiezen_sim.analysis.advise.stopping import Option, contending_discards, in_contention, round_ends
 from wiezen_sim.analysis.stats import prob_greater, wilson
 from wiezen_sim.cards import card_name, hand_name
 from wiezen_sim.parallel import resolve_seed, run_batches, sample_seeds
@@ -126,8 +126,9 @@ def advise(
 
     with bar:
         start = 0
+        discards = None  # the kleine-miserie candidate discards asked (None: all)
         for end in round_ends(samples) if stop else [samples]:
-            task = _Batch(mask, p, card, rule_set, accept_tricks, frozenset(asked), method, worlds)
+            task = _Batch(mask, p, card, rule_set, accept_tricks, frozenset(asked), method, worlds, discards)
             report = functools.partial(_shifted, finished, start)
             parts = run_batches(task, seeds[start:end], batch_size or (25 if method == "dd" else 1), n_jobs, backend,
                                 False, "deals", report)  # fmt: skip
@@ -138,6 +139,9 @@ def advise(
             if end < samples:
                 asked, settled = in_contention(options, 0)
                 asked &= names
+                if method == "dd" and "kleine_miserie" in asked:
+                    made = _merge([answers for _, _, answers in rounds])["kleine"]
+                    discards = contending_discards(made, discards or (True,) * made.shape[1])
                 if settled:
                     break
     res = _merge([answers for _, _, answers in rounds])
@@ -271,11 +275,12 @@ class _Batch:
         wanted: frozenset[str] | None,
         method: str = "dd",
         worlds: int = 16,
+        discards: tuple[bool, ...] | None = None,
     ) -> None:
         self.args = (hand, seat, turned, rules, accept_tricks, wanted)
-        self.method, self.worlds = method, worlds
+        self.method, self.worlds, self.discards = method, worlds, discards
 
     def __call__(self, seeds: np.ndarray) -> dict[str, np.ndarray]:
         if self.method == "dd":
-            return dd_batch(seeds, *self.args)
+            return dd_batch(seeds, *self.args, self.discards)
         return play_batch(seeds, *self.args, self.method, self.worlds)

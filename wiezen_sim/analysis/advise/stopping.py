@@ -11,6 +11,10 @@ seed and ceiling give the same rounds, the same deals and the same numbers for a
   were asked on) is out of contention; once every biddable row of a contract is out,
   its questions are no longer asked. Its rows keep the deals they were asked on and
   show their own ``n``.
+* **Dominated discards stop.** Kleine miserie's row uses the discard made most often
+  (:func:`~wiezen_sim.analysis.advise.options.dd_rows`); a candidate discard made less
+  often than the best one with probability at least :data:`DOMINATED` (paired over the
+  same deals) is no longer asked (:func:`contending_discards`).
 * **Rows that are not bids** (a vraag with a fixed partner seat: the partner decides
   whether to accept) cannot change the recommendation: their questions are asked in the
   first round only, and the rows show that round's ``n``.
@@ -30,7 +34,16 @@ import numpy as np
 
 from wiezen_sim.analysis.stats import prob_greater
 
-__all__ = ["DECIDED", "DOMINATED", "HALF_WIDTH", "ROUND_FIRST", "Option", "in_contention", "round_ends"]
+__all__ = [
+    "DECIDED",
+    "DOMINATED",
+    "HALF_WIDTH",
+    "ROUND_FIRST",
+    "Option",
+    "contending_discards",
+    "in_contention",
+    "round_ends",
+]
 
 ROUND_FIRST = 64  # deals of the first round; every later round doubles the deals drawn so far
 DECIDED = 0.99  # P(recommendation better than the runner-up) needed to stop (issue 18)
@@ -91,3 +104,22 @@ def in_contention(options: Sequence[Option], best: int) -> tuple[set[str], bool]
             keep.add(contract)
             settled = settled and half <= HALF_WIDTH
     return keep, settled and runner_p >= DECIDED
+
+
+def contending_discards(made: np.ndarray, asked: tuple[bool, ...]) -> tuple[bool, ...]:
+    """The kleine-miserie candidate discards still worth asking.
+
+    Args:
+        made: ``bool[n, k]`` whether kleine miserie is made with candidate discard ``j`` on
+            each deal so far (False where ``j`` was not asked).
+        asked: ``k`` flags, the candidates asked so far (a dropped one never comes back).
+
+    Returns:
+        ``k`` flags: the candidates asked whose success rate is not below the best one's with
+        probability :data:`DOMINATED` or more (paired over the deals; the best is kept).
+    """
+    best = int(np.argmax(made.sum(axis=0)))
+    top = made[:, best].astype(float)
+    return tuple(
+        bool(ask) and (j == best or _p_better(top, made[:, j].astype(float)) < DOMINATED) for j, ask in enumerate(asked)
+    )
