@@ -9,7 +9,11 @@ Every bound returns with its answer the cards that decided it (partition search,
 - the trump bounds: the highest trump takes a trick for its holder's side, the two
   highest take two in one hand or on a side that wants tricks, and when one side holds
   no trump the other takes a trick with every trump of its longest trump hand
-  (:func:`_trump_bound`);
+  (:func:`_trump_bound`), and a hand's trumps beyond the opponents' higher ones win
+  for its side (:func:`_trump_length_tricks`);
+- one declarer against three: mid-trick, a trick it surely takes and its trumps after
+  it (:func:`_lone_sure_trick`); on lead, a trump lead counted one trick ahead
+  (:func:`_lone_trump_lead`);
 - a set of seats not on lead that can never win a trick never gets the lead back
   (:func:`_never_wins`; misère proofs), and the others can force a misère player to win
   a trick (:func:`_forced_win`);
@@ -143,23 +147,44 @@ def _trump_bound(hands, rem, trump, mmask, cmask, lo, hi, tl, one_sided):
     return -1, 0
 
 
+@njit(cache=True, inline="always")
+def _unmatched(mine, opp):
+    """Cards of ``mine`` left over by a maximum match of them to higher cards of ``opp``
+    (bit masks of one suit, each ``opp`` card matched at most once). Scanned from the top,
+    an ``opp`` card seen and not yet matched takes the next card of ``mine``; this greedy
+    match is a maximum one."""
+    free = 0
+    won = 0
+    m = mine | opp
+    while m:
+        c = highest_index(m)
+        m ^= 1 << c
+        if (opp >> c) & 1:
+            free += 1
+        elif free:
+            free -= 1
+        else:
+            won += 1
+    return won
+
+
 @njit(cache=True)
 def _trump_length_tricks(hands, tr, group):
     """Tricks the seats in ``group`` take for sure with their trumps, and the card that proves it.
 
     ``tr`` = the remaining trumps (at a trick's start). For one seat X of the group, match
     X's trumps to the opponents' (seats not in ``group``) higher trumps, each opponent
-    trump at most once, as many as possible (``m_x``, the greedy match from the top is a
-    maximum one). The group takes at least ``len_x - m_x`` tricks, whatever anybody plays:
-    every trump X holds is played to a different trick (one card a seat a trick); a
-    trick that holds a trump is won by the highest trump in it, so a trick of X's trump
-    that the group loses is won by an opponent's trump above X's; those winning trumps
-    are distinct (distinct tricks), which matches the lost trumps of X to higher opponent
-    trumps. A teammate's trump above X's wins for the group. The bound holds for every
-    play, so for every objective. It contains the older trump bounds' one-hand cases
-    (the top trump, the two top trumps in one hand, every trump of a side whose
-    opponents hold none) and proves more in long-trump endings of one declarer against
-    three defenders (JT97 against A42 and Q takes 2 tricks).
+    trump at most once, as many as possible (:func:`_unmatched`). The group takes at
+    least the trumps of X left over, whatever anybody plays: every trump X holds is
+    played to a different trick (one card a seat a trick); a trick that holds a trump is
+    won by the highest trump in it, so a trick of X's trump that the group loses is won
+    by an opponent's trump above X's; those winning trumps are distinct (distinct
+    tricks), which matches the lost trumps of X to higher opponent trumps. A teammate's
+    trump above X's wins for the group. The bound holds for every play, so for every
+    objective. It contains the older trump bounds' one-hand cases (the top trump, the two
+    top trumps in one hand, every trump of a side whose opponents hold none) and proves
+    more in long-trump endings of one declarer against three defenders (JT97 against A42
+    and Q takes 2 tricks).
 
     Returns ``(tricks, decisive card)``: the best seat's count and its lowest trump (the
     match depends only on the owners of the trumps from that card up), ``(0, 0)`` when no
@@ -174,38 +199,164 @@ def _trump_length_tricks(hands, tr, group):
     rel = 0
     for x in range(4):
         mine = hands[x] & tr
-        if not (group >> x) & 1 or mine == 0:
+        if not (group >> x) & 1 or popcount(mine) <= best:
             continue
-        n_mine = popcount(mine)
-        if n_mine <= best:
-            continue
-        # scan the trumps from the top: opponent trumps seen and not yet matched
-        free = 0
-        matched = 0
-        m = (mine | opp) & tr
-        while m:
-            c = highest_index(m)
-            m ^= 1 << c
-            if (opp >> c) & 1:
-                free += 1
-            elif free:
-                free -= 1
-                matched += 1
-        if n_mine - matched > best:
-            best = n_mine - matched
+        won = _unmatched(mine, opp)
+        if won > best:
+            best = won
             rel = 1 << lowest_index(mine)
     return best, rel
+
+
+@njit(cache=True)
+def _lone_sure_trick(hands, player, trump, lead_suit, win_card, pos):
+    """A lone seat about to play takes this trick for sure: its tricks from here, and why.
+
+    For one seat against three (every other seat an opponent), mid-trick (``pos`` cards
+    played, ``win_card`` winning them). A card ``c`` of the player surely wins the trick
+    when it beats ``win_card`` and no seat still to play can beat it: following suit, ``c``
+    is above every later seat's cards of the suit led and no later seat void in it holds
+    a trump (it might ruff); ruffing a side suit, ``c`` is above the trumps of every later
+    seat void in the suit led (seats that hold the suit must follow). The card tried is
+    the lowest such card of the suit led, else the lowest such trump. Then the player
+    takes this trick and, after it, at least its trumps without ``c`` that are left over
+    by a maximum match to the opponents' higher trumps (as in :func:`_trump_length_tricks`,
+    a bound for every play, which only falls when opponent trumps are added: the
+    opponents' trumps after the trick are among those they hold now). Decisive: ``c``
+    (every card it was compared with by rank lies below it, so the owners of the cards
+    from ``c`` up prove the comparisons) and the player's lowest trump left; voids and
+    trump lengths are in the table key.
+
+    Returns ``(tricks, decisive cards)``; ``(0, 0)`` when no card surely wins.
+    """
+    lane_led = (hands[player] >> (16 * lead_suit)) & LANE
+    win_trump = trump >= 0 and (win_card >> 4) == trump
+    c = -1
+    if lane_led and (lead_suit == trump or not win_trump):
+        # follow above the winning card and every later seat's top card of the suit
+        bar = win_card & 15 if (win_card >> 4) == lead_suit else -1
+        ruff = False
+        for i in range(1, 4 - pos):
+            q = (player + i) & 3
+            lane = (hands[q] >> (16 * lead_suit)) & LANE
+            if lane:
+                bar = max(bar, highest_index(lane))
+            elif lead_suit != trump and trump >= 0 and (hands[q] >> (16 * trump)) & LANE:
+                ruff = True
+        above = lane_led & ~((2 << bar) - 1) if bar >= 0 else lane_led
+        if above and not ruff:
+            c = 16 * lead_suit + lowest_index(above)
+    elif lane_led == 0 and trump >= 0 and lead_suit != trump:
+        # ruff above the winning trump and every later seat's trumps that may overruff
+        bar = win_card & 15 if win_trump else -1
+        for i in range(1, 4 - pos):
+            q = (player + i) & 3
+            lane_t = (hands[q] >> (16 * trump)) & LANE
+            if lane_t and not (hands[q] >> (16 * lead_suit)) & LANE:
+                bar = max(bar, highest_index(lane_t))
+        mine = (hands[player] >> (16 * trump)) & LANE
+        above = mine & ~((2 << bar) - 1) if bar >= 0 else mine
+        if above:
+            c = 16 * trump + lowest_index(above)
+    if c < 0:
+        return 0, 0
+    rel = 1 << c
+    tricks = 1
+    if trump >= 0:
+        mine = hands[player] & ~(1 << c) & (LANE << (16 * trump))
+        if mine:
+            opp = 0
+            for q in range(4):
+                if q != player:
+                    opp |= hands[q]
+            tricks += _unmatched(mine, opp & (LANE << (16 * trump)))
+            rel |= 1 << lowest_index(mine)
+    return tricks, rel
+
+
+@njit(cache=True)
+def _lone_trump_lead(hands, leader, trump, need):
+    """Tricks a lone declarer on lead makes for sure by leading a trump now, and why.
+
+    One seat (``leader``) against three, at a trick's start. The declarer leads his trump
+    ``c``; every defender who holds a trump must follow with one. Then either (A) no
+    defender plays a trump above ``c``: the declarer takes the trick, and each defender
+    holding trumps has given up one below ``c``; or (B) a defender H plays one above
+    ``c``: the trick is lost, H has given up one above ``c`` and each other defender
+    with trumps one of any rank. After the trick :func:`_trump_length_tricks` counts the
+    declarer's remaining trumps against the defenders' (a bound for every play). It
+    falls as the defenders keep higher trumps, so the defenders' worst case for the
+    declarer gives up each hand's lowest possible trump (the set left then dominates,
+    card by card, every other choice's): in (A) every hand's lowest, in (B) H's lowest
+    above ``c`` and the others' lowest. The bound for ``c`` is the least of (A) + 1 and
+    each (B); the declarer takes the best ``c``. (When a hand holds no trump below ``c``,
+    (A) cannot happen; its count is then that hand's (B) + 1, never the least.)
+    Decisive: the lowest trump left (the match and which trumps are lowest depend on the
+    owners of the whole trump suit from there; lengths are in the key). Tried after the
+    quick tricks of :func:`_cash_tricks`; the same one-trick look-ahead for the
+    defenders' leads gains nothing (a side-suit lead they choose leaves the trumps as
+    they are).
+
+    Returns ``(tricks, decisive card)``, stopping once a trump reaches ``need``;
+    ``(0, 0)`` when the declarer has no trump.
+    """
+    sh = 16 * trump
+    mine = (hands[leader] >> sh) & LANE
+    if mine == 0:
+        return 0, 0
+    every = 0
+    opp_a = 0  # the defenders' trumps after each has given up its lowest
+    for q in range(4):
+        y = (hands[q] >> sh) & LANE
+        every |= y
+        if q != leader and y:
+            opp_a |= y ^ (1 << lowest_index(y))
+    best = 0
+    m = mine
+    while m:
+        c = highest_index(m)
+        m ^= 1 << c
+        left = mine ^ (1 << c)
+        worst = 1 + _unmatched(left, opp_a)  # (A) the declarer's trump holds the trick
+        # (B) defender h overtakes
+        for h in range(4):
+            yh = (hands[h] >> sh) & LANE
+            over = yh & ~((2 << c) - 1)
+            if h == leader or over == 0:
+                continue
+            opp_b = 0
+            for q in range(4):
+                y = (hands[q] >> sh) & LANE
+                if q == leader or y == 0:
+                    continue
+                if q == h:
+                    opp_b |= y ^ (1 << lowest_index(over))
+                else:
+                    opp_b |= y ^ (1 << lowest_index(y))
+            b = _unmatched(left, opp_b)
+            if b < worst:
+                worst = b
+        if worst > best:
+            best = worst
+            if best >= need:
+                break
+    return best, 1 << (sh + lowest_index(every))
 
 
 @njit(cache=True, inline="always")
 def _lead_quick_tricks(hands, leader, trump, mmask, lo, tl, scratch, ply):
     """``(answer, decisive cards)`` at a trick's start from the quick tricks of the side on
-    lead (:func:`_cash_tricks`) for "at least ``lo`` tricks of the maximisers"; answer -1:
+    lead (:func:`_cash_tricks`; a lone declarer on lead also from a trump lead,
+    :func:`_lone_trump_lead`) for "at least ``lo`` tricks of the maximisers"; answer -1:
     undecided."""
     if (mmask >> leader) & 1:
         qt, qrel = _cash_tricks(hands, leader, trump, mmask, scratch, ply, lo)
         if qt >= lo:
             return 1, qrel
+        if trump >= 0 and popcount(mmask) == 1:
+            lt, lrel = _lone_trump_lead(hands, leader, trump, lo)
+            if lt >= lo:
+                return 1, lrel
     else:
         qt, qrel = _cash_tricks(hands, leader, trump, 15 ^ mmask, scratch, ply, tl - lo + 1)
         if tl - qt < lo:
@@ -226,6 +377,17 @@ def _second_hand_quick_tricks(hands, player, trump, lead_suit, win_card, win_sea
         )
         if qt >= need:
             return is_max, qrel
+    return -1, 0
+
+
+@njit(cache=True, inline="always")
+def _lone_sure_quick_tricks(hands, player, trump, lead_suit, win_card, pos, lo):
+    """``(answer, decisive cards)`` mid-trick for a lone maximiser about to play (one seat
+    against three) from the trick it surely takes and its trumps after it
+    (:func:`_lone_sure_trick`) for "at least ``lo`` tricks"; answer -1: undecided."""
+    tricks, rel = _lone_sure_trick(hands, player, trump, lead_suit, win_card, pos)
+    if tricks >= lo:
+        return 1, rel
     return -1, 0
 
 
