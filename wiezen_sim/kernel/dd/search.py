@@ -22,7 +22,8 @@ result (partition search, as in DDS; :mod:`.table`), storing lower/upper bounds 
 the best lead; equivalent-card (sequence) pruning; lowest win (after a card is refuted
 without its rank mattering, the player's lower cards of that suit are not searched);
 the static bounds of :mod:`.bounds` (quick tricks, the trump bounds, a lone declarer's
-sure trick and trump lead, a side that can never win a trick again, the last trick);
+sure trick and trump lead, a side that can never win a trick again, a misère
+declarer's exit, the last trick);
 move ordering by card-play heuristics after the ideas of DDS's (:mod:`.moves`) with
 the table's best lead first.
 
@@ -186,7 +187,9 @@ def _search(
         trump,
         tl,
         mmask,
-        cmask,
+        # the ducking order also for the misère family's exact questions (pico: the
+        # defenders' refutation is mostly to force a second trick)
+        cmask != mmask or (trump < 0 and popcount(mmask) & 1 == 1 and lo == hi),
         tt_move,
         scratch,
         ply,
