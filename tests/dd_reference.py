@@ -89,9 +89,9 @@ def ref_exact(hands, trump, leader, trick, side, k) -> bool:
     return can(tuple(tuple(sorted(h)) for h in hands), leader, tuple(trick), k)
 
 
-def ref_fewest(hands, trump, leader, side) -> int:
+def ref_fewest(hands, trump, leader, trick, side) -> int:
     """The fewest tricks the side takes over every possible play (everybody plays against it),
-    from a trick's start: what a bound that holds "whatever anybody plays" may claim at most."""
+    from the current trick on: what a bound that holds "whatever anybody plays" may claim at most."""
 
     @cache
     def fewest(hands, leader, trick):
@@ -111,4 +111,4 @@ def ref_fewest(hands, trump, leader, side) -> int:
                 best = v
         return best
 
-    return fewest(tuple(tuple(sorted(h)) for h in hands), leader, ())
+    return fewest(tuple(tuple(sorted(h)) for h in hands), leader, tuple(trick))

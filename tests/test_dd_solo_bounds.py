@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from tests.dd_reference import ref_exact, ref_fewest, ref_value
-from wiezen_sim.kernel.dd.bounds import _trump_length_tricks
+from wiezen_sim.kernel.dd.bounds import _lone_sure_trick, _lone_trump_lead, _trump_length_tricks
 from wiezen_sim.solvers.dd import DDSolver
 
 LANE = 0x7FFC
@@ -41,6 +41,32 @@ def _ref_hands(hands):
     return [_cards(int(h)) for h in hands]
 
 
+def _start_trick(rng, hands, leader, n_played):
+    """Play ``n_played`` random legal cards to a trick from ``leader`` (in place); the trick's cards."""
+    trick: list[int] = []
+    for i in range(n_played):
+        seat = (leader + i) % 4
+        hand = int(hands[seat])
+        if trick:
+            hand = (hand & (LANE << (16 * (trick[0] >> 4)))) or hand
+        card = int(rng.choice([b for b in range(64) if hand >> b & 1]))
+        hands[seat] &= ~(1 << card)
+        trick.append(card)
+    return trick
+
+
+def _trick_winner(trick, trump):
+    """(winning card, its index in the trick) of a trick in progress."""
+    best = 0
+    for i in range(1, len(trick)):
+        c, b = trick[i], trick[best]
+        if (c >> 4) == (b >> 4):
+            best = i if c > b else best
+        elif (c >> 4) == trump:
+            best = i
+    return trick[best], best
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_trump_length_tricks_never_claims_more_than_every_play_gives(compiled_kernels, seed):
     """The group takes at least the bound's tricks in every play (brute force over all plays),
@@ -56,7 +82,7 @@ def test_trump_length_tricks_never_claims_more_than_every_play_gives(compiled_ke
         group = int(rng.choice([*ONE_VS_THREE, 0b0101, 0b0011]))
         bound, rel = _trump_length_tricks(hands, tr, group)
         leader = int(rng.integers(4))
-        fewest = ref_fewest(_ref_hands(hands), trump, leader, frozenset(s for s in range(4) if group >> s & 1))
+        fewest = ref_fewest(_ref_hands(hands), trump, leader, (), frozenset(s for s in range(4) if group >> s & 1))
         assert bound <= fewest, (hands.tolist(), trump, leader, group, bound, fewest)
         tight += bound == fewest and bound > 0
         if bound:  # the decisive card is one of the group's trumps
@@ -77,6 +103,73 @@ def test_trump_length_tricks_example(compiled_kernels):
     assert _trump_length_tricks(hands, tr, 0b1110)[0] == 1  # the A
     hands[1] |= 1 << (16 + 8)
     assert _trump_length_tricks(hands, tr | 1 << (16 + 8), 0b0001) == (1, 1 << (16 + 7))
+
+
+def _fewest_after(hands, trump, leader, trick, card, side):
+    """Brute force: the fewest tricks ``side`` takes over every play once ``card`` is added to the
+    trick in progress (its trick included)."""
+    seat = (leader + len(trick)) % 4
+    h2 = hands.copy()
+    h2[seat] &= ~(1 << card)
+    t2 = [*trick, card]
+    if len(t2) < 4:
+        return ref_fewest(_ref_hands(h2), trump, leader, tuple((c >> 4, c & 15) for c in t2), side)
+    _, i = _trick_winner(t2, trump)
+    w = (leader + i) % 4
+    return (w in side) + ref_fewest(_ref_hands(h2), trump, w, (), side)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_lone_sure_trick_never_claims_more_than_a_card_guarantees(compiled_kernels, seed):
+    """Mid-trick, a lone seat about to play: some legal card guarantees the claimed tricks
+    against every play (brute force), and the bound fires and is tight often enough for the
+    test to mean something."""
+    rng = np.random.default_rng(2000 + seed)
+    fired = tight = 0
+    for _ in range(200):
+        n = int(rng.integers(1, 5))
+        trump = int(rng.integers(-1, 4))
+        hands = trump_ending(rng, n, max(trump, 0))
+        leader = int(rng.integers(4))
+        pos = int(rng.integers(1, 4))
+        trick = _start_trick(rng, hands, leader, pos)
+        player = (leader + pos) % 4
+        tricks, rel = _lone_sure_trick(hands, player, trump, trick[0] >> 4, _trick_winner(trick, trump)[0], pos)
+        if tricks == 0:
+            continue
+        fired += 1
+        hand = int(hands[player])
+        legal = (hand & (LANE << (16 * (trick[0] >> 4)))) or hand
+        side = frozenset([player])
+        best = max(_fewest_after(hands, trump, leader, trick, c, side) for c in range(64) if legal >> c & 1)
+        assert tricks <= best, (hands.tolist(), trump, leader, trick, tricks, best)
+        assert rel & hand  # the decisive cards include the card that wins
+        tight += tricks == best
+    assert fired > 30 and tight > 10
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_lone_trump_lead_never_claims_more_than_a_trump_lead_guarantees(compiled_kernels, seed):
+    """A lone declarer on lead: leading one of his trumps guarantees the claimed tricks against
+    every play (brute force), and the bound is tight often enough for the test to mean something."""
+    rng = np.random.default_rng(2100 + seed)
+    tight = 0
+    for _ in range(150):
+        n = int(rng.integers(1, 5))
+        trump = int(rng.integers(4))
+        hands = trump_ending(rng, n, trump)
+        leader = int(rng.integers(4))
+        tricks, rel = _lone_trump_lead(hands, leader, trump, 99)
+        mine = int(hands[leader]) & (LANE << (16 * trump))
+        if not mine:
+            assert tricks == 0
+            continue
+        side = frozenset([leader])
+        best = max(_fewest_after(hands, trump, leader, [], c, side) for c in range(64) if mine >> c & 1)
+        assert tricks <= best, (hands.tolist(), trump, leader, tricks, best)
+        assert rel >> (16 * trump) & LANE  # a trump decides
+        tight += tricks == best and tricks > 0
+    assert tight > 10
 
 
 @pytest.fixture(scope="module")

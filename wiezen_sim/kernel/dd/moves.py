@@ -6,7 +6,8 @@ trick in progress, is the player's own), best first by card-play heuristics afte
 ideas of DDS's move ordering (Moves.cpp): leads (:func:`_lead_suit`, :func:`_lead_card`);
 the lead that last refuted a sibling at the same trick depth, the "killer"; the third
 hand's cheapest card that forces out the fourth hand's top card; discards from long
-suits; the table's best lead first. The weights are below, each with where it comes
+suits; in the misère family leads that force the declarer to win and its safe exits
+(:func:`_misere_lead_bonus`); the table's best lead first. The weights are below, each with where it comes
 from: "DDS" names the DDS weight function it follows (the same number unless said),
 "ours" a weight of this project with the measurement that kept it (trick nodes of
 200 list1000 deals, exact questions) where one was made. Changing any of them changes
@@ -87,6 +88,8 @@ DUCK_LEAD = 30  # ours (first version, not tuned): everybody ducks, a lead score
 DUCK_CARD = 20  # ours (first version): ... less this per card the opponents choose from (void: tricks left)
 DUCK_TOP = -40  # ours (first version): ... and the suit's top card (it wins the trick) comes late
 DUCK_WINS = -50  # ours (first version): everybody ducks, a following card that wins the trick comes last
+# (a defender before a misère declarer that must overtake: its winning cards lowest first, _gen_moves)
+MISERE_FORCE = 300  # ours (speed-misere branch): misère family, a lead forcing the declarer to win, or a safe exit
 DISCARD_CARD = 3  # per card of the suit discarded from; DDS about 64 / 24 (ours: 24.68 M -> 24.02 M with the two below)
 DISCARD_GUARD = -5  # not from a guarded second-best card; DDS -2 .. -6 ("don't pitch from Kx")
 DISCARD_BARE_TOP = -6  # not a bare top card; DDS -3 .. -8 ("stiff ace")
@@ -308,6 +311,37 @@ def _lead_card(facts, top, sequence, rr, killer):
     return lose + TRUMP_LOSE_SINGLE_CARD - top
 
 
+@njit(cache=True, inline="always")
+def _misere_lead_bonus(hands, player, decl, c):
+    """Lead-order bonus in the misère family (no trump, ``decl`` ducks against three).
+
+    A defender's lead that forces the declarer to win at once (the lead and, for every
+    defender between the leader and the declarer that holds the suit, some card of it
+    below the declarer's lowest) comes first, the highest such card first (the lower
+    ones stay for later); the declarer's safe exits (a defender holds the suit and only
+    cards above the lead) come first, the highest first. Move ordering only.
+    """
+    s = c >> 4
+    rk = c & 15
+    mine = (hands[decl] >> (16 * s)) & LANE
+    if player == decl:
+        for p in range(4):
+            lane = (hands[p] >> (16 * s)) & LANE
+            if p != decl and lane and lowest_index(lane) > rk:
+                return MISERE_FORCE + rk
+        return 0
+    if mine == 0 or rk > lowest_index(mine):
+        return 0
+    low = lowest_index(mine)
+    p = (player + 1) & 3
+    while p != decl:
+        lane = (hands[p] >> (16 * s)) & LANE
+        if lane and lowest_index(lane) > low:
+            return 0
+        p = (p + 1) & 3
+    return MISERE_FORCE + rk
+
+
 @njit(cache=True)
 def _gen_moves(
     hands,
@@ -322,7 +356,7 @@ def _gen_moves(
     trump,
     tl,
     mmask,
-    cmask,
+    ducks,
     tt_move,
     scratch,
     ply,
@@ -332,7 +366,9 @@ def _gen_moves(
     place, not through row views, which numba would reference-count).
 
     Two cards of the player are equivalent when every remaining card between them
-    (all hands and the trick in progress) is the player's own. Returns the count.
+    (all hands and the trick in progress) is the player's own. ``ducks``: order for a
+    game where everybody ducks (misère), else everybody tries to win tricks. Returns
+    the count.
     """
     n = 0
     for s in range(4):
@@ -346,7 +382,11 @@ def _gen_moves(
             n += 1
     if n < 2:
         return n
-    ww = cmask == mmask  # everybody tries to win tricks (else: everybody ducks)
+    ww = not ducks  # everybody tries to win tricks (else: everybody ducks)
+    # the misère family (no trump, one seat against three, ducking): that seat, else -1
+    decl = -1
+    if not ww and trump < 0 and popcount(mmask) & 1:
+        decl = highest_index(mmask if popcount(mmask) == 1 else 15 ^ mmask)
     my_team = (mmask >> player) & 1
     team_mask = mmask if my_team else 15 ^ mmask
     team_winning = pos > 0 and ((team_mask >> win_seat) & 1) == 1
@@ -405,6 +445,8 @@ def _gen_moves(
                     sc -= DUCK_CARD * (ln if ln else tl)
             if top == top_rem:
                 sc += DUCK_TOP
+            if decl >= 0:
+                sc += _misere_lead_bonus(hands, player, decl, c)
         else:
             wins = beats(c, win_card, trump)
             discard = s != lead_suit and s != trump
@@ -450,6 +492,8 @@ def _gen_moves(
                         sc += FOURTH_WINS
             else:
                 sc = r + DUCK_WINS if wins else r
+                if wins and decl >= 0 and player != decl and ((decl - leader) & 3) > pos and not discard:
+                    sc = DUCK_WINS - r  # a defender before the declarer that must overtake: lowest first
         if c == tt_move:
             sc += TT_LEAD
         scratch[SCORES, ply, k] = sc

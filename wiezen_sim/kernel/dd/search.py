@@ -21,9 +21,11 @@ trick boundaries keyed on relative ranks and restricted to the cards that decide
 result (partition search, as in DDS; :mod:`.table`), storing lower/upper bounds and
 the best lead; equivalent-card (sequence) pruning; lowest win (after a card is refuted
 without its rank mattering, the player's lower cards of that suit are not searched);
-the static bounds of :mod:`.bounds` (quick tricks, the trump bounds, a side that can
-never win a trick again, the last trick); move ordering by card-play heuristics after
-the ideas of DDS's (:mod:`.moves`) with the table's best lead first.
+the static bounds of :mod:`.bounds` (quick tricks, the trump bounds, a lone declarer's
+sure trick and trump lead, a side that can never win a trick again, a misère
+declarer's exit, the last trick);
+move ordering by card-play heuristics after the ideas of DDS's (:mod:`.moves`) with
+the table's best lead first.
 
 The state arrays and their layouts are described in :mod:`.layout`.
 """
@@ -37,6 +39,7 @@ from wiezen_sim.kernel.bits import LANE, lowest_index, popcount
 from wiezen_sim.kernel.dd.bounds import (
     _last_trick,
     _lead_quick_tricks,
+    _lone_sure_quick_tricks,
     _never_wins_bound,
     _second_hand_quick_tricks,
     _trump_bound,
@@ -161,8 +164,11 @@ def _search(
     dec = 0
     if pos == 0 and one_sided and cmask == mmask:
         answer, dec = _lead_quick_tricks(hands, leader, trump, mmask, lo, tl, scratch, ply)
-    elif pos == 1 and cmask == mmask and hi >= tl:
-        answer, dec = _second_hand_quick_tricks(hands, player, trump, lead_suit, win_card, win_seat, mmask, lo, tl)
+    elif pos > 0 and cmask == mmask and hi >= tl:
+        if mmask == 1 << player:
+            answer, dec = _lone_sure_quick_tricks(hands, player, trump, lead_suit, win_card, pos, lo)
+        if answer < 0 and pos == 1:
+            answer, dec = _second_hand_quick_tricks(hands, player, trump, lead_suit, win_card, win_seat, mmask, lo, tl)
     if answer >= 0:
         stats[STAT_QUICK_TRICKS] += 1
         scratch[PER_PLY, ply, DECISIVE] = dec
@@ -181,7 +187,9 @@ def _search(
         trump,
         tl,
         mmask,
-        cmask,
+        # the ducking order also for the misère family's exact questions (pico: the
+        # defenders' refutation is mostly to force a second trick)
+        cmask != mmask or (trump < 0 and popcount(mmask) & 1 == 1 and lo == hi),
         tt_move,
         scratch,
         ply,

@@ -1,0 +1,116 @@
+"""The misère family (no trump, one declarer that wants few tricks) against the brute force.
+
+Miserie (can the declarer lose every trick), the one-sided "at most one trick" test, pico
+(exactly one trick), the declarer's fewest tricks and its per-card values, on random
+no-trump endings of 3–4 cards per hand (5 in the slow test: the plain-Python brute force
+takes about 10 s for one such ending) with the declarer at every seat, mostly holding
+low cards (the positions the misère bounds of ``wiezen_sim.kernel.dd.bounds`` are about); one
+solver answers every question of an ending in a row without emptying its table, as
+``advise`` asks them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.dd_reference import ref_exact, ref_value
+from tests.test_dd_reference import _ref_args
+from wiezen_sim.solvers.dd import DDSolver
+
+
+def misere_ending(rng: np.random.Generator, n_cards: int, declarer: int, in_progress: bool):
+    """(hands int64[4], leader, trick list): no trump, the declarer dealt mostly low cards.
+
+    The deck is a compact one (ranks from a random low rank up: more cards of a suit meet)
+    or the full deck; the declarer draws its cards from the lower half of the deck with
+    probability 0.7 each, so it holds some high cards too.
+    """
+    low = int(rng.integers(2, 8))
+    deck = [16 * s + r for s in range(4) for r in range(low, 15)]
+    if len(deck) < 4 * n_cards or rng.random() < 0.3:
+        deck = [16 * s + r for s in range(4) for r in range(2, 15)]
+    deck = [int(c) for c in rng.permutation(deck)]
+    by_rank = sorted(deck, key=lambda c: c & 15)
+    hands = np.zeros(4, dtype=np.int64)
+    taken: set[int] = set()
+    while len(taken) < n_cards:
+        pool = by_rank[: len(by_rank) // 2] if rng.random() < 0.7 else by_rank
+        c = int(rng.choice([c for c in pool if c not in taken]))
+        taken.add(c)
+        hands[declarer] |= 1 << c
+    rest = [c for c in deck if c not in taken][: 3 * n_cards]
+    others = [s for s in range(4) if s != declarer]
+    for i, c in enumerate(rest):
+        hands[others[i % 3]] |= 1 << c
+    leader = int(rng.integers(4))
+    trick: list[int] = []
+    if in_progress:
+        for i in range(int(rng.integers(0, 4))):
+            seat = (leader + i) % 4
+            hand = int(hands[seat])
+            if trick:
+                hand = (hand & (0x7FFC << (16 * (trick[0] >> 4)))) or hand
+            card = int(rng.choice([b for b in range(64) if hand >> b & 1]))
+            hands[seat] &= ~(1 << card)
+            trick.append(card)
+    return hands, leader, trick
+
+
+def _check_ending(solver, hands, leader, trick, declarer):
+    side = 1 << declarer
+    args = _ref_args(hands, None, leader, trick, side)
+    fewest = ref_value(*args, minimise=True)
+    most = ref_value(*args)
+    where = (hands.tolist(), leader, trick, declarer)
+    assert solver.can_force(hands, None, leader, side, 0, "min", trick=trick) == (fewest == 0), where
+    assert solver.can_force(hands, None, leader, side, 1, "min", trick=trick) == (fewest <= 1), where
+    for k in (1, 0, 2):
+        assert solver.solve(hands, None, leader, side, "exact", k=k, trick=trick) is ref_exact(*args, k), (*where, k)
+    assert solver.can_force(hands, None, leader, side, 1, trick=trick) == (most >= 1), where
+    assert solver.solve(hands, None, leader, side, "min", trick=trick) == fewest, where
+
+
+@pytest.fixture(scope="module")
+def solver(compiled_kernels):
+    return DDSolver(tt_mb=16, keep_table=True)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_misere_questions_match_brute_force(solver, seed):
+    rng = np.random.default_rng(1800 + seed)
+    for i in range(50):
+        n = int(rng.choice([3, 4], p=[0.4, 0.6]))
+        declarer = i % 4
+        hands, leader, trick = misere_ending(rng, n, declarer, in_progress=i % 3 == 0)
+        _check_ending(solver, hands, leader, trick, declarer)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_misere_card_values_match_brute_force(solver, seed):
+    rng = np.random.default_rng(1900 + seed)
+    for _ in range(25):
+        declarer = int(rng.integers(4))
+        hands, leader, trick = misere_ending(rng, int(rng.choice([3, 4])), declarer, in_progress=True)
+        side = 1 << declarer
+        seat = (leader + len(trick)) % 4
+        for objective, k in (("min", None), ("exact", 1)):
+            values = solver.card_values(hands, None, leader, side, objective, k=k, trick=trick)
+            for card, v in values.items():
+                if len(trick) == 3:
+                    continue  # the trick ends: checked through the questions of the next trick
+                h2 = hands.copy()
+                h2[seat] &= ~(1 << card)
+                args = _ref_args(h2, None, leader, [*trick, card], side)
+                want = ref_exact(*args, k) if objective == "exact" else ref_value(*args, minimise=True)
+                assert v == want, (hands.tolist(), leader, trick, declarer, objective, card)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(4))
+def test_misere_questions_larger_endings_slow(solver, seed):
+    rng = np.random.default_rng(2000 + seed)
+    for i in range(8):
+        declarer = i % 4
+        hands, leader, trick = misere_ending(rng, 5, declarer, in_progress=i % 4 == 1)
+        _check_ending(solver, hands, leader, trick, declarer)
