@@ -40,7 +40,6 @@ from wiezen_sim.kernel.dd.bounds import (
     _last_trick,
     _lead_quick_tricks,
     _lone_sure_quick_tricks,
-    _never_wins_bound,
     _second_hand_quick_tricks,
     _trump_bound,
 )
@@ -60,6 +59,7 @@ from wiezen_sim.kernel.dd.layout import (
     STATE,
     STATS,
 )
+from wiezen_sim.kernel.dd.misere import _never_wins_bound
 from wiezen_sim.kernel.dd.moves import _extend_rel, _gen_moves, _legal
 from wiezen_sim.kernel.dd.table import _position_key, _question_tag, _segment, _tt_probe, _tt_save
 from wiezen_sim.kernel.trick import beats

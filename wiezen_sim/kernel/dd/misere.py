@@ -1,0 +1,299 @@
+"""Static bounds of the misère family (numba): seats that can never win a trick again, or must win one.
+
+Every bound returns with its answer the cards that decided it (partition search,
+:mod:`.table`), and every one is exact (a proof, never a guess):
+- a set of seats not on lead that can never win a trick never gets the lead back
+  (:func:`_never_wins`; for a seat that ducks, the ducks condition over the rounds a
+  suit can still be led, and guarded suits, :func:`_guarded_suit`);
+- the others can force a misère player to win a trick (:func:`_forced_win`);
+- a misère declarer on lead must win this trick, or can exit and never win again
+  (:func:`_misere_exit`).
+:func:`_never_wins_bound` asks them at a trick's start for the search.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from wiezen_sim.kernel.bits import LANE, highest_index, lowest_index, popcount
+
+
+@njit(cache=True, inline="always")
+def _never_wins_bound(hands, trump, mmask, cmask, lo, hi, tl, leader):
+    """``(answer, decisive cards)`` at a trick's start from the seats that can never win a
+    trick again or must win one; answer -1: neither applies.
+
+    A set of seats not on lead that can never win a trick (see :func:`_never_wins`) never
+    gets the lead back: the counted tricks are then 0 or all of them (misère proofs). The
+    group wants to lose when it is a minimiser counted, or a maximiser not counted. A
+    misère declarer on lead may have a safe exit and never win again, or must win this
+    trick (:func:`_misere_exit`); one not on lead may be forced to win it
+    (:func:`_forced_win`).
+    """
+    if not (cmask >> leader) & 1:
+        nw = _never_wins(hands, trump, cmask, (cmask & mmask) == 0, -1)
+        if nw >= 0:
+            return (1 if lo <= 0 <= hi else 0), nw
+        # misère, the declarer on lead (see _misere_exit): it loses every trick from
+        # here (the others take all tl), or it must win this one (they take at most tl - 1)
+        if trump < 0 and cmask == 15 ^ mmask and mmask == 1 << leader:
+            ex, ex_rel = _misere_exit(hands, leader)
+            if ex > 0 or (ex < 0 and lo == tl):
+                return (1 if ex > 0 and lo <= tl <= hi else 0), ex_rel
+    else:
+        nw = _never_wins(hands, trump, 15 ^ cmask, ((15 ^ cmask) & ~mmask) == 0, -1)
+        if nw >= 0:
+            return (1 if lo <= tl <= hi else 0), nw
+        # misère (one seat wants to lose every trick, the others want it to win one)
+        if lo == tl and trump < 0 and mmask == 15 ^ cmask and popcount(mmask) == 1:
+            fw = _forced_win(hands, leader, mmask)
+            if fw >= 0:
+                return 0, fw
+    return -1, 0
+
+
+@njit(cache=True)
+def _guarded_suit(hands, seat, s, race, exit_suit):
+    """No trump, ``seat`` never leads (it wins no trick): can the others never make it win a
+    trick led in suit ``s``?
+
+    The seat plays its lowest card of the suit to every trick led in it (it discards its
+    highest). Let d_j be its j-th lowest card; the suit is led at most ``rounds`` more
+    times (the most cards of it another seat holds, as in :func:`_never_wins`). In the
+    j-th trick led in ``s`` (j up to ``rounds``) the seat plays d_j, and does not win
+    when some other seat holding only cards above d_j there still holds the suit: every
+    seat holding the suit follows (before or after the seat), with a card above d_j (a
+    *guard* of d_j; cards only leave the hands, so it stays one). A guard X still holds
+    the suit in the j-th trick when its cards of ``s``, less the j - 1 taken by the
+    earlier tricks led in it and its discards, are at least one. X discards only in
+    tricks led in a suit u in which it is void; such a trick is led by one of the two
+    other seats of the three (the seat never leads), and every trick led in u takes a
+    card from each of those two that holds u, so the tricks led in u in which X is void
+    number at most ``max(their cards of u) - (X's cards of u)`` (the tricks X followed
+    in came first and took from the same longest holding; a card of u that X discarded
+    elsewhere used up a discard of its own): X's discard budget is the sum over the
+    other suits u, and X lasts the j-th trick when its cards minus the budget are at
+    least j. With ``race`` the seat, when void in the suit led, discards its highest
+    card of ``s`` (one suit at most may be raced: the caller's duty), and only X's
+    discards in tricks the seat follows suit in are counted: at most the seat's cards of
+    u such tricks per suit u (those X is void in, capped by that). Every other trick X
+    discards in takes a card of ``s`` from the seat too, as long as it holds one. If the
+    seat still holds the suit in its j-th trick, it made at most ``|s| - j`` such
+    discards, so X then holds at least its cards minus the smaller budget minus the
+    seat's cards plus one: X lasts every trick when its cards minus that budget are at
+    least the seat's cards of ``s``.
+    The suit is safe when every d_j (j up to ``rounds``) has a guard that lasts the
+    j-th trick. With ``exit_suit`` >= 0 the hands are those before a trick the seat
+    leads in that suit (its card already taken out, :func:`_misere_exit`), which the
+    argument above (every trick led by the others) does not cover, so a guard counts
+    one card less when it holds that suit and it is ``s`` (it follows with a card of
+    ``s``), or when it is void in it (it may discard; the plain budget counts that
+    trick already, since the seat guarding the exit is one of the two others and
+    follows, but the raced budget, capped by the seat's cards of the suit with its
+    card taken out, does not). It follows in any other suit: its budget stays (its
+    cards of that suit and the longest of the two others' both drop by one).
+    Decides: the seat's lowest card of the suit (the segment from it up, with the
+    lengths, fixes every comparison and each seat's cards below it: none for the
+    guards).
+    """
+    mine = (hands[seat] >> (16 * s)) & LANE
+    rounds = 0
+    for k in (1, 2, 3):
+        rounds = max(rounds, popcount((hands[(seat + k) & 3] >> (16 * s)) & LANE))
+    lasts = np.zeros(4, np.int64)  # per seat: the tricks led in s it surely still holds the suit in
+    for k in (1, 2, 3):
+        x = (seat + k) & 3
+        lane_x = (hands[x] >> (16 * s)) & LANE
+        if lane_x == 0:
+            continue
+        budget = 0
+        for u in range(4):
+            if u == s:
+                continue
+            longest = 0
+            for q in (1, 2, 3):
+                z = (seat + q) & 3
+                if z != x:
+                    longest = max(longest, popcount((hands[z] >> (16 * u)) & LANE))
+            void_tricks = max(0, longest - popcount((hands[x] >> (16 * u)) & LANE))
+            if race:  # only those the seat follows in (at most its cards of u) are not matched
+                void_tricks = min(void_tricks, popcount((hands[seat] >> (16 * u)) & LANE))
+            budget += void_tricks
+        lasts[x] = popcount(lane_x) - budget
+        if exit_suit == s or (exit_suit >= 0 and (hands[x] >> (16 * exit_suit)) & LANE == 0):
+            lasts[x] -= 1
+        if race:
+            lasts[x] = rounds if lasts[x] >= popcount(mine) else 0
+    g = mine
+    j = 1
+    while g and j <= rounds:
+        d = lowest_index(g)
+        guarded = False
+        for k in (1, 2, 3):
+            x = (seat + k) & 3
+            lane_x = (hands[x] >> (16 * s)) & LANE
+            if lane_x and lowest_index(lane_x) > d and lasts[x] >= j:
+                guarded = True
+        if not guarded:
+            return False
+        g &= g - 1
+        j += 1
+    return True
+
+
+@njit(cache=True)
+def _never_wins(hands, trump, group, ducks, exit_suit):
+    """The cards that prove the seats in ``group`` win no trick while others lead, or -1.
+
+    The group must hold no trump. Plain form: in every suit the group's highest card is
+    below the others' lowest, so it cannot win whatever anybody plays. When ``ducks``
+    (the group is one seat that wants to lose every trick) a weaker condition is enough,
+    since the seat only has to be able to avoid winning: per suit, with its cards and the others'
+    cards of the suit each sorted upwards, its j-th lowest is below the others' j-th
+    lowest for every j up to ``rounds``, the most cards of the suit one other seat holds
+    (and up to the shorter length). The suit is led at most ``rounds`` more times: only
+    the others lead, and every trick led in it takes a card from each other seat that
+    still holds it, so the longest such holding shrinks by one each time. The seat keeps
+    its ``rounds`` lowest cards of the suit for those tricks (reserved cards): whatever
+    card the others lead (or make the highest of the trick before the seat plays), the
+    seat plays its highest reserved card below it (any reserved card below a ruff), and
+    that keeps the condition, with ``rounds`` one less (the others' extra cards in a trick
+    only help); void in the suit led, it discards its highest card of a suit, which is
+    reserved only when all the seat's cards of that suit are, and then leaves the lower
+    ones as they were. Without trump a suit that fails this may still be safe when
+    guarded (:func:`_guarded_suit`): there the seat plays its lowest card of the suit,
+    discards its highest, and in one such suit at most (the raced suit) discards it
+    whenever void in the suit led. Since the winner leads next, a group not on lead never
+    wins again. ``exit_suit`` (-1: none): the hands are those before a trick the seat
+    leads in that suit, with its card taken out (see :func:`_guarded_suit`; the ducks
+    condition holds on after it, as :func:`_misere_exit` argues).
+    The proof needs, per suit held by both, the others' lowest card (plain form) or the
+    lowest card of the two: the segment from it up holds every card that was compared
+    (lengths, which give ``rounds``, do the rest); for a guarded suit the seat's lowest
+    card of it.
+    """
+    mine = 0
+    theirs = 0
+    for p in range(4):
+        if (group >> p) & 1:
+            mine |= hands[p]
+        else:
+            theirs |= hands[p]
+    if trump >= 0 and (mine >> (16 * trump)) & LANE:
+        return -1
+    single = ducks and popcount(group) == 1
+    race_used = False
+    rel = 0
+    for s in range(4):
+        g = (mine >> (16 * s)) & LANE
+        o = (theirs >> (16 * s)) & LANE
+        if g == 0 or o == 0:
+            continue
+        low = min(lowest_index(g), lowest_index(o)) if single else lowest_index(o)
+        if single:
+            rounds = 0
+            for p in range(4):
+                if not (group >> p) & 1:
+                    rounds = max(rounds, popcount((hands[p] >> (16 * s)) & LANE))
+            suit_g = g
+            while g and rounds:
+                if lowest_index(g) > lowest_index(o):
+                    if trump < 0 and _guarded_suit(hands, highest_index(group), s, False, exit_suit):
+                        low = lowest_index(suit_g)
+                        break
+                    if trump < 0 and not race_used and _guarded_suit(hands, highest_index(group), s, True, exit_suit):
+                        race_used = True
+                        low = lowest_index(suit_g)
+                        break
+                    return -1
+                g &= g - 1
+                o &= o - 1
+                rounds -= 1
+        elif highest_index(g) > lowest_index(o):
+            return -1
+        rel |= 1 << (16 * s + low)
+    return rel
+
+
+@njit(cache=True)
+def _forced_win(hands, leader, group):
+    """The cards that prove the others can make the one seat in ``group`` win this trick, or -1.
+
+    No trump; the leader is not in ``group``. True when in some suit the seat's lowest
+    card is above the leader's lowest card and above the lowest card of every other
+    seat that holds the suit: the leader leads its lowest, the others follow low, and
+    the seat must follow with a card that wins. Decisive: those lowest cards (the
+    segment from the lowest of them up).
+    """
+    m = highest_index(group)
+    for s in range(4):
+        mine = (hands[m] >> (16 * s)) & LANE
+        lead = (hands[leader] >> (16 * s)) & LANE
+        if mine == 0 or lead == 0:
+            continue
+        low_m = lowest_index(mine)
+        low = lowest_index(lead)
+        if low > low_m:
+            continue
+        forced = True
+        for p in range(4):
+            lane = (hands[p] >> (16 * s)) & LANE
+            if p != m and p != leader and lane:
+                if lowest_index(lane) > low_m:
+                    forced = False
+                low = min(low, lowest_index(lane))
+        if forced:
+            return 1 << (16 * s + low)
+    return -1
+
+
+@njit(cache=True)
+def _misere_exit(hands, declarer):
+    """Misère, no trump, the declarer (one seat that wants to lose every trick) on lead:
+    ``(1, cards)`` when it can lose this trick and every later one, ``(-1, cards)`` when
+    it must win this trick, ``(0, 0)`` when neither is shown; ``cards`` decided it.
+
+    A lead of card c of suit t surely loses the trick when some defender holds t and
+    only cards above c there (it must follow above c); otherwise every defender can
+    follow below c or discard, and the defenders, who want the declarer to take tricks,
+    let it win. So when no suit the declarer holds has such a defender above the
+    declarer's lowest card there, every lead wins the trick. Decisive: per suit the
+    declarer holds, its lowest card (a position with the same owners from it up and the
+    same lengths has each defender holding a card below it, or not, exactly as here).
+    Otherwise, per suit with a safe lead, the declarer gives away its highest card c
+    below that defender's lowest (the higher the card given away, the lower the rest);
+    when its remaining cards then meet the ducks condition of :func:`_never_wins` against
+    the defenders' cards before the trick (those the defenders play to it only remove
+    cards of theirs, which keeps the condition: the others' j-th lowest card can only
+    rise and their longest holding only shrink; a guarded suit counts a card less for
+    its guards, see :func:`_guarded_suit`), a defender leads next and the declarer
+    never wins again. Decisive: c (the defender's lowest card lies above it; the same
+    argument as above) and the cards of that condition.
+    """
+    bit_d = 1 << declarer
+    d = hands[declarer]
+    rel_win = 0
+    for t in range(4):
+        lane = (d >> (16 * t)) & LANE
+        if lane == 0:
+            continue
+        guard = -1  # the highest lowest card of a defender in the suit
+        for p in range(4):
+            other = (hands[p] >> (16 * t)) & LANE
+            if p != declarer and other and lowest_index(other) > guard:
+                guard = lowest_index(other)
+        below = lane & ((1 << guard) - 1) if guard >= 0 else 0
+        if below == 0:
+            rel_win |= 1 << (16 * t + lowest_index(lane))
+            continue
+        c = 16 * t + highest_index(below)
+        hands[declarer] ^= 1 << c
+        nw = _never_wins(hands, -1, bit_d, True, t)
+        hands[declarer] ^= 1 << c
+        if nw >= 0:
+            return 1, nw | (1 << c)
+        rel_win = -1
+    if rel_win >= 0:
+        return -1, rel_win
+    return 0, 0
