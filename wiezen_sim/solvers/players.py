@@ -55,12 +55,13 @@ same answer in every world) and the lower tie-break count; a card stops being te
 when another is sure to score better, which a card it dominates is too, at the same world or
 earlier.
 
-Adaptive M (``max_worlds``, off by default): when the two best cards still tested are close
-after the ``M`` worlds (their lead under two standard deviations of a sign test over the
+Adaptive M (``max_worlds``, off by default): when the two best cards are close after the
+``M`` worlds (the lead of the best under two standard deviations of a sign test over the
 worlds where their answers differ), twice as many worlds are drawn for the cards still
 tested, and so on up to ``max_worlds`` (the cap; the advisor's players use
-:data:`ADAPTIVE_CAP` times ``M``). A card already sure to lose within the first worlds
-stays out.
+:data:`ADAPTIVE_CAP` times ``M``). Closeness is judged only when the worlds planned are
+done; until the cap the runners-up (the cards of the second best count) are never dropped
+as sure to lose, another card sure to lose within the worlds planned stays out.
 
 Reading the auction (issue 19): a player given :class:`~wiezen_sim.solvers.worlds.AuctionEvidence`
 draws its worlds from the posterior given the auction
@@ -431,7 +432,11 @@ def pimc_scores(
                 scores[i, 0] += yes
             left = planned - 1 - w  # a key sign * column 0 ends within [key - left, key] or [key, key + left]
             low = max(sign * scores[i, 0] - (left if sign < 0 else 0) for i in alive)
-            alive = [i for i in alive if sign * scores[i, 0] + (left if sign > 0 else 0) >= low]
+            kept = [i for i in alive if sign * scores[i, 0] + (left if sign > 0 else 0) >= low]
+            if len(kept) == 1 and planned < cap:  # adaptive M: the runners-up stay until the stage's end
+                second = max(sign * scores[i, 0] for i in alive if i != kept[0])
+                kept = [i for i in alive if i == kept[0] or sign * scores[i, 0] == second]
+            alive = kept
             if len(alive) == 1:
                 return scores
         done = planned
@@ -451,8 +456,8 @@ def pimc_scores(
 
 
 def _close(scores: np.ndarray, alive: list[int], answered: list[dict[int, bool]], sign: int) -> bool:
-    """Adaptive M: whether the two best cards still tested are close, their lead on column 0 under
-    two standard deviations of a sign test over the worlds in which their answers differ."""
+    """Adaptive M: whether the two best cards of ``alive`` (tested in every world of ``answered``) are close,
+    their lead on column 0 under two standard deviations of a sign test over the worlds where their answers differ."""
     if len(alive) < 2:
         return False
     a, b = sorted(alive, key=lambda i: -sign * scores[i, 0])[:2]

@@ -55,7 +55,7 @@ __all__ = [
 ]
 
 ENUMERATE_WORLDS = 2000  # consistent deals up to which the posterior is enumerated (exact)
-AUCTION_ATTEMPTS = 20_000  # candidate deals drawn by rejection for one world before giving up
+AUCTION_ATTEMPTS = 250_000  # candidate deals drawn by rejection for one world before giving up (about 0.5 s)
 _FIRST_BATCH, _MAX_BATCH = 64, 4096  # candidates drawn at once: 64, then four times more, up to 4096
 
 

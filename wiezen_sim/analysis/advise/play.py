@@ -20,9 +20,10 @@ the option from standing (a bid above it, or one made after it, or an acceptance
 option does not have) becomes a pass: the table asks "if I declare it", as for every
 method. When a pass is not legal (the troel obligation) or the option's own bid is not,
 the auction stops there and the players read it up to that point. A deal on which the
-model's own bids do not lead to the option (a bid replaced, the auction stopped, or the
-option not standing) is counted (``auction_off_model``): there the real hands are not what
-the model expects, and a player may find no world consistent with what it sees.
+model's own bids do not lead to the option (a bid replaced, an acceptor's bid that is not
+the model's, the auction stopped, or the option not standing) is counted
+(``auction_off_model``): there the real hands are not what the model expects, and a player
+may find no world consistent with what it sees.
 
 Choices, beside those of :mod:`wiezen_sim.analysis.advise`:
 - Only the options one can bid are played: the vraag with the accepting partner
@@ -124,6 +125,7 @@ def auction_behind(deal: Deal, contract: str, suit: int | None, seat: int, accep
             declared = True
         elif to_act == acceptor:
             bid = next((b for b in (Bid(WAIT), Bid(ACCEPT)) if b in legal), Bid(PASS))
+            off |= bid != model(state)
         else:
             bid = model(state)
             below = bid.name == ACCEPT or (bid.name in CONTRACTS and contract_spec(bid.name).rank < rank)
