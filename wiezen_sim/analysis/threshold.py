@@ -228,8 +228,10 @@ class ThresholdBidder:
         known = self._made.setdefault((state, bid), {})
         for code, i in zip(unique.tolist(), first.tolist(), strict=True):
             if code not in known:
-                seated = tuple(int(hands[i]) if s == seat else h for s, h in enumerate(state.hands))
-                known[code] = self._decide(dataclasses.replace(state, hands=seated), self._wishes_of(code)) == bid
+                seated = list(state.hands)
+                seated[seat] = int(hands[i])
+                placed = dataclasses.replace(state, hands=(seated[0], seated[1], seated[2], seated[3]))
+                known[code] = self._decide(placed, self._wishes_of(code)) == bid
         return np.array([known[code] for code in unique.tolist()], dtype=np.float64)[inverse.ravel()]
 
     def _decide(self, state: AuctionState, wish: dict[str, object]) -> Bid:

@@ -217,7 +217,9 @@ class PosteriorWorlds:
         enumerate_up_to: enumerate the consistent deals when there are at most this many.
 
     Attributes:
-        exact: whether the posterior is enumerated (False: rejection).
+        exact: whether the posterior is enumerated (False: rejection); worlds, p: then the
+            consistent deals (``int64[W, places]``) and their posterior probabilities
+            (``float64[W]``; None when every likelihood is 0).
     """
 
     def __init__(self, info: InfoSet, history: list[tuple[int, list[int]]], evidence: AuctionEvidence,
@@ -231,16 +233,15 @@ class PosteriorWorlds:
             for i, card in enumerate(cards):
                 self.played[(leader + i) % SEATS] |= 1 << card
         self.owners = np.array([s for s in range(SEATS) if s != info.seat], dtype=np.int64)  # of the discards
+        self.n_discards = info.counts[SEATS] if len(info.counts) > SEATS else 0  # the others' kleine-miserie discards
         self.queue: list[list[int]] = []
         self.batch = _FIRST_BATCH
         self.exact = count_worlds(info) <= enumerate_up_to
-        self.worlds = self.p = None
-        if self.exact:
-            self.worlds = enumerate_worlds(info)
-            n_discards = len(info.counts) - SEATS and info.counts[SEATS]
-            orders = list(itertools.permutations(range(n_discards)))  # every way the discards were made
-            weight = sum(self._likelihood(self.worlds, np.tile(order, (len(self.worlds), 1))) for order in orders)
-            self.p = weight / weight.sum() if weight.sum() > 0 else None
+        self.worlds = enumerate_worlds(info) if self.exact else np.zeros((0, len(info.counts)), dtype=np.int64)
+        weight = np.zeros(len(self.worlds))
+        for order in itertools.permutations(range(self.n_discards)):  # every way the discards were made
+            weight += self._likelihood(self.worlds, np.tile(np.array(order, dtype=np.int64), (len(self.worlds), 1)))
+        self.p: np.ndarray | None = weight / weight.sum() if weight.sum() > 0 else None
 
     def _likelihood(self, worlds: np.ndarray, order: np.ndarray) -> np.ndarray:
         """``float64[n]``: the likelihood of the auction in each world; ``order[w, j]`` = which of the
@@ -274,8 +275,7 @@ class PosteriorWorlds:
             self.batch = min(4 * self.batch, _MAX_BATCH)
             tried += n
             worlds = sample_worlds(self.info, n, self.rng)
-            k = len(self.info.counts) - SEATS and self.info.counts[SEATS]
-            order = np.argsort(self.rng.random((n, k)), axis=1)  # each discard's owner: a random assignment
+            order = np.argsort(self.rng.random((n, self.n_discards)), axis=1)  # the discards' owners: at random
             keep = self.rng.random(n) < self._likelihood(worlds, order)
             self.queue = worlds[keep].tolist()
         return [int(h) for h in self.queue.pop()]

@@ -60,7 +60,7 @@ import numpy as np
 from wiezen_sim.analysis.advise.deals import DEALER, sample_hands
 from wiezen_sim.analysis.threshold import ThresholdBidder
 from wiezen_sim.cards import card_suit
-from wiezen_sim.rules.auction import Bid, Declaration, aces, apply, legal_bids, start_auction
+from wiezen_sim.rules.auction import AuctionState, Bid, Declaration, aces, apply, legal_bids, start_auction
 from wiezen_sim.rules.bots import playing_tricks
 from wiezen_sim.rules.contracts import ACCEPT, CONTRACTS, PASS, WAIT, contract_spec
 from wiezen_sim.rules.dealing import Deal
@@ -116,7 +116,8 @@ def auction_behind(deal: Deal, contract: str, suit: int | None, seat: int, accep
     """
     mine = _declaring_bid(contract, suit, rules)
     rank = contract_spec(mine.name).rank
-    state, turns, off, declared = start_auction(deal, rules), [], False, False
+    state, off, declared = start_auction(deal, rules), False, False
+    turns: list[tuple[AuctionState, Bid]] = []
     while not state.done:
         legal, to_act = legal_bids(state), state.to_act
         if to_act == seat:
