@@ -80,9 +80,11 @@ def test_caption_names_the_method_and_the_range_of_n():
         }
     )
     fig = plot_lines(table, x="x")
-    assert caption(fig) == "PIMC play; n = 10–12 deals per point; error bars: Wilson 95 % interval"
+    assert caption(fig) == "PIMC play reading the auction; n = 10–12 deals per point; error bars: Wilson 95 % interval"
     fig = plot_lines(table, x="x", y="ev_units")
-    assert caption(fig) == "PIMC play; n = 12 hands per point; error bars: Student-t 95 % interval over hands"
+    assert caption(fig) == (
+        "PIMC play reading the auction; n = 12 hands per point; error bars: Student-t 95 % interval over hands"
+    )
 
 
 def test_lines_differ_by_colour_marker_and_style():

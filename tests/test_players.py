@@ -264,6 +264,18 @@ def test_compare_same_deals_and_cli(capsys):
     assert all(rows[("miserie", None)][f"p_{m}"] == 1.0 for m in ("dd", "pimc", "heuristic"))
 
 
+def test_cli_pimc_methods_read_the_auction_or_not(capsys):
+    low = "S:5432 H:432 D:432 C:432"  # miserie is decided within a few tricks
+    argv = ["advise", low, "--turned", "AH", "--samples", "1", "--seed", "1", "--jobs", "1", "--quiet",
+            "--contracts", "miserie", "--worlds", "2", "--format", "json"]  # fmt: skip
+    for method in ("pimc", "pimc-uniform"):
+        assert main([*argv, "--method", method]) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert out["method"] == method and out["pimc_decisions"] > 0
+        assert ("auction_failures" in out) == (method == "pimc")
+    assert out["contracts"][0]["contract"] == "miserie"
+
+
 @pytest.mark.parametrize(
     "extra,message",
     [

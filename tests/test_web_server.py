@@ -79,12 +79,13 @@ def test_page_has_the_grid_and_the_choices(client: TestClient) -> None:
             "or the names eldest, second, third, dealer",
         ),
         ({"rules": "/etc/rules.toml"}, "rules", "unknown rules preset '/etc/rules.toml'; known: "),
-        ({"method": "guess"}, "method", "unknown method 'guess'; known: dd, pimc, heuristic"),
+        ({"method": "guess"}, "method", "unknown method 'guess'; known: dd, pimc, pimc-uniform, heuristic"),
         ({"samples": "0"}, "samples", SAMPLES_0),
         ({"samples": "ten"}, "samples", "samples must be a whole number, got 'ten'"),
         ({"samples": "1_000"}, "samples", "samples must be a whole number, got '1_000'"),
         ({"seed": "-3"}, "seed", "the seed must be from 0 to 9,007,199,254,740,991, got -3"),
         ({"method": "pimc", "worlds": "0"}, "worlds", "worlds must be a whole number from 1 to"),
+        ({"method": "pimc-uniform", "worlds": "0"}, "worlds", "worlds must be a whole number from 1 to"),
     ],
 )
 def test_bad_fields_get_the_parsers_message(client: TestClient, form: dict, field: str, expected: str) -> None:

@@ -67,7 +67,12 @@ LABELS = {
 }
 INTERVALS = {"p_success": ("ci_low", "ci_high"), "ev_units": ("ev_low", "ev_high")}
 INTERVAL_NAMES = {"p_success": "Wilson 95\u00a0% interval", "ev_units": "Student-t 95\u00a0% interval over hands"}
-METHOD_NAMES = {"dd": "double dummy (all four hands seen)", "pimc": "PIMC play", "heuristic": "heuristic play"}
+METHOD_NAMES = {
+    "dd": "double dummy (all four hands seen)",
+    "pimc": "PIMC play reading the auction",
+    "pimc-uniform": "PIMC play, uniform worlds",
+    "heuristic": "heuristic play",
+}
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 LINESTYLES = ("-", "--", "-.", ":")
 COLOURS = {

@@ -58,8 +58,8 @@ def run(args: argparse.Namespace) -> None:
         raise UsageError("--compare runs every method; leave out --method")
     if args.compare and (args.plot or args.contracts):
         raise UsageError("--plot and --contracts are for a single method: leave out --compare")
-    if args.worlds is not None and not (args.compare or args.method == "pimc"):
-        raise UsageError("--worlds is for PIMC play: add --method pimc or --compare")
+    if args.worlds is not None and not (args.compare or args.method.startswith("pimc")):
+        raise UsageError("--worlds is for PIMC play: add --method pimc (or pimc-uniform) or --compare")
     extra: dict = {} if args.compare else {"method": args.method, "contracts": args.contracts}
     if args.worlds is not None:
         extra["worlds"] = args.worlds
@@ -103,10 +103,17 @@ def add(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--samples", type=int_range(1, MAX_SAMPLES), default=1000, help="sampled deals (default 1000)")
     p.add_argument("--seed", type=int_range(0), default=1, help="seed of the sampled deals (default 1; printed)")
     add_jobs(p)
-    p.add_argument("--method", choices=METHODS, default="dd", help="dd (double dummy, default), pimc or heuristic play")
+    p.add_argument(
+        "--method",
+        choices=METHODS,
+        default="dd",
+        help="dd (double dummy, default), pimc (players reading the auction), pimc-uniform (uniform worlds), heuristic",
+    )
     p.add_argument("--compare", action="store_true", help="dd, pimc and heuristic side by side on the same deals")
     p.add_argument(
-        "--worlds", type=int_range(1, MAX_WORLDS), help="pimc: worlds sampled per card decision (default 16)"
+        "--worlds",
+        type=int_range(1, MAX_WORLDS),
+        help="pimc: worlds sampled per card decision (default 16; up to 4 times as many when two cards are close)",
     )
     p.add_argument("--all", action="store_true", help="show every row, the hopeless and those you may not bid too")
     p.add_argument("--plot", type=_plot_path, metavar="FILE", help="a chart of EV per contract: FILE.png or .svg")

@@ -47,11 +47,33 @@ Questions that cannot change the choice are not asked (a card already sure to sc
 worse than another; tie questions for cards not tied on the count), and a world whose
 question passes ``PIMC_NODE_LIMIT`` trick nodes is left out for every card (rare: deep
 misère defences in the first tricks, where one question can take minutes).
+
+Dominance across the worlds: a card that is never better than another in any sampled world
+(and worse in one) is never chosen. No step is needed for it: the choice maximises sums over
+the same worlds, so such a card has the lower count on column 0, or the same count (then the
+same answer in every world) and the lower tie-break count; a card stops being tested only
+when another is sure to score better, which a card it dominates is too, at the same world or
+earlier.
+
+Adaptive M (``max_worlds``, off by default): when the two best cards are close after the
+``M`` worlds (the lead of the best under two standard deviations of a sign test over the
+worlds where their answers differ), twice as many worlds are drawn for the cards still
+tested, and so on up to ``max_worlds`` (the cap; the advisor's players use
+:data:`ADAPTIVE_CAP` times ``M``). Closeness is judged only when the worlds planned are
+done; until the cap the runners-up (the cards of the second best count) are never dropped
+as sure to lose, another card sure to lose within the worlds planned stays out.
+
+Reading the auction (issue 19): a player given :class:`~wiezen_sim.solvers.worlds.AuctionEvidence`
+draws its worlds from the posterior given the auction
+(:class:`~wiezen_sim.solvers.worlds.PosteriorWorlds`). A decision in which the sampler
+found no consistent world within its bound takes that world and the rest of the decision's
+worlds uniformly from the deals consistent with the play, and is counted
+(``auction_failures``): the fall-back is never silent.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -62,10 +84,11 @@ from wiezen_sim.rules.dealing import Deal
 from wiezen_sim.rules.play import PlayRecord, PlayView, play_hand, setup_play, suit_mask, trick_winner
 from wiezen_sim.rules.ruleset import RuleSet, get_rules
 from wiezen_sim.solvers.dd import DDSolver, NodeLimitExceeded
-from wiezen_sim.solvers.worlds import InfoSet, observe, sample_world
+from wiezen_sim.solvers.worlds import AuctionEvidence, InfoSet, PosteriorWorlds, observe, sample_world
 from wiezen_sim.vocabulary import SEATS, Objective
 
 __all__ = [
+    "ADAPTIVE_CAP",
     "DEFAULT_WORLDS",
     "HONOURS",
     "MAX_WORLDS",
@@ -90,6 +113,7 @@ HONOURS = (11, 12, 13)  # J Q K: "cover an honour"
 PLAYERS = ("random", "heuristic", "pimc")
 DEFAULT_WORLDS = 16
 MAX_WORLDS = 4096
+ADAPTIVE_CAP = 4  # adaptive M of the advisor's PIMC players: at most this many times M worlds
 PIMC_TT_MB = 32  # emptied for every decision; smaller tables make rare positions take minutes
 # trick nodes one question may take (about 0.5 s): on the advisor's example hand 16 of 121,033
 # questions (misère defence in the first tricks) needed more and took 96 % of the search time
@@ -335,6 +359,8 @@ def pimc_scores(
     rng: np.random.Generator,
     solver: DDSolver | None = None,
     tie_window: int = 1,
+    draw: Callable[[], list[int]] | None = None,
+    max_worlds: int | None = None,
 ) -> np.ndarray:
     """Score candidate cards of the seat to move over sampled worlds (PIMC, module docstring).
 
@@ -358,6 +384,8 @@ def pimc_scores(
         worlds: sampled deals ``M``; one world is used when nothing is hidden.
         rng: numpy Generator for the sampling.
         tie_window: tricks either side of the target counted for the tie-break.
+        draw: where the worlds come from (default: uniform from ``info`` with ``rng``).
+        max_worlds: adaptive M: the most worlds (default ``worlds``: no more are drawn).
 
     Returns:
         int64 array of shape (len(candidates), 2): column 0 = worlds in which the
@@ -367,7 +395,8 @@ def pimc_scores(
         rows if it declares, low rows if it defends.
 
     Raises:
-        ValueError: ``worlds`` outside 1..``MAX_WORLDS`` or a candidate the seat does not hold.
+        ValueError: ``worlds`` or ``max_worlds`` outside 1..``MAX_WORLDS`` or a candidate the seat
+            does not hold.
     """
     check_worlds(worlds)
     seat = info.seat
@@ -387,20 +416,33 @@ def pimc_scores(
         h, lead, t, got = _after(hands, trump, leader, trick, seat, card, side_mask)
         return _ask(solver, h, trump, lead, t, side_mask, (question[0], question[1] - got))
 
-    for w in range(n_worlds):
-        hands = sample_world(info, rng) if info.unseen else list(info.hands_known)
-        try:
-            answers = [(i, ask(hands, candidates[i], primary)) for i in alive]
-        except NodeLimitExceeded:
-            continue  # the world is left out for every card
-        sampled.append(hands)
-        for i, yes in answers:
-            scores[i, 0] += yes
-        left = n_worlds - 1 - w  # a key sign * column 0 ends within [key - left, key] or [key, key + left]
-        low = max(sign * scores[i, 0] - (left if sign < 0 else 0) for i in alive)
-        alive = [i for i in alive if sign * scores[i, 0] + (left if sign > 0 else 0) >= low]
-        if len(alive) == 1:
-            return scores
+    cap = n_worlds if max_worlds is None or not info.unseen else max(n_worlds, check_worlds(max_worlds))
+    answered: list[dict[int, bool]] = []  # per world kept: candidate → primary answer
+    planned, done = n_worlds, 0
+    while True:
+        for w in range(done, planned):
+            hands = (draw() if draw else sample_world(info, rng)) if info.unseen else list(info.hands_known)
+            try:
+                answers = {i: ask(hands, candidates[i], primary) for i in alive}
+            except NodeLimitExceeded:
+                continue  # the world is left out for every card
+            sampled.append(hands)
+            answered.append(answers)
+            for i, yes in answers.items():
+                scores[i, 0] += yes
+            left = planned - 1 - w  # a key sign * column 0 ends within [key - left, key] or [key, key + left]
+            low = max(sign * scores[i, 0] - (left if sign < 0 else 0) for i in alive)
+            kept = [i for i in alive if sign * scores[i, 0] + (left if sign > 0 else 0) >= low]
+            if len(kept) == 1 and planned < cap:  # adaptive M: the runners-up stay until the stage's end
+                second = max(sign * scores[i, 0] for i in alive if i != kept[0])
+                kept = [i for i in alive if i == kept[0] or sign * scores[i, 0] == second]
+            alive = kept
+            if len(alive) == 1:
+                return scores
+        done = planned
+        if planned >= cap or not _close(scores, alive, answered, sign):
+            break
+        planned = min(2 * planned, cap)
     best = max(sign * scores[i, 0] for i in alive)
     tied = [i for i in alive if sign * scores[i, 0] == best]
     if len(tied) > 1 and ties:
@@ -411,6 +453,17 @@ def pimc_scores(
                 continue
             scores[tied, 1] += counts
     return scores
+
+
+def _close(scores: np.ndarray, alive: list[int], answered: list[dict[int, bool]], sign: int) -> bool:
+    """Adaptive M: whether the two best cards of ``alive`` (tested in every world of ``answered``) are close,
+    their lead on column 0 under two standard deviations of a sign test over the worlds where their answers differ."""
+    if len(alive) < 2:
+        return False
+    a, b = sorted(alive, key=lambda i: -sign * scores[i, 0])[:2]
+    differ = sum(world[a] != world[b] for world in answered)
+    lead = int(abs(scores[a, 0] - scores[b, 0]))
+    return lead * lead < 4 * differ
 
 
 _SOLVERS: list[DDSolver] = []
@@ -466,20 +519,28 @@ class PimcPlayer(Player):
         rng: numpy Generator for the world sampling.
         tie_window: tricks either side of the target counted in the tie-break.
         solver: a :class:`DDSolver` (default: one per process, with ``PIMC_NODE_LIMIT``).
+        auction: the auction heard, read under its model (default None: uniform worlds).
+        max_worlds: adaptive M up to this many worlds (default None: always ``worlds``).
 
     Attributes:
         decisions: decisions made by sampling; worlds_dropped: worlds left out of them
-            (a question past the solver's node limit).
+            (a question past the solver's node limit); auction_failures: decisions in which
+            the posterior sampler found no consistent world (module docstring).
     """
 
     name = "pimc"
 
     def __init__(self, worlds: int = DEFAULT_WORLDS, rng: np.random.Generator | None = None, tie_window: int = 1,
-                 solver: DDSolver | None = None) -> None:  # fmt: skip
+                 solver: DDSolver | None = None, auction: AuctionEvidence | None = None,
+                 max_worlds: int | None = None) -> None:  # fmt: skip
         check_worlds(worlds)
+        if max_worlds is not None:
+            check_worlds(max_worlds)
         self.worlds, self.tie_window, self.solver = worlds, tie_window, solver
+        self.auction, self.max_worlds = auction, max_worlds
         self.decisions = 0
         self.worlds_dropped = 0
+        self.auction_failures = 0
         self.rng = rng or np.random.default_rng(0)
         self.deal: Deal | None = None
         self.discards: list[int] | None = None
@@ -504,11 +565,23 @@ class PimcPlayer(Player):
         trump, target = _trump_and_target(view)
         solver = self.solver or _solver()
         hits = solver.limit_hits
+        draw, failed = None, [False]
+        if self.auction is not None and info.unseen:
+            posterior = PosteriorWorlds(info, history, self.auction, self.rng)
+
+            def draw() -> list[int]:
+                world = None if failed[0] else posterior.draw()
+                if world is None:  # reported: counted in auction_failures
+                    failed[0] = True
+                    return sample_world(info, self.rng)
+                return world
+
         scores = pimc_scores(info, trump, view.leader, view.trick, view.setup.side, goal,
                              target - _side_tricks(view), [c[-1] for c in classes], self.worlds, self.rng,
-                             solver, self.tie_window)  # fmt: skip
+                             solver, self.tie_window, draw, self.max_worlds)  # fmt: skip
         self.decisions += 1
         self.worlds_dropped += solver.limit_hits - hits
+        self.auction_failures += failed[0]
         sign = 1 if view.seat in view.setup.side else -1
         keys = [tuple(sign * int(x) for x in row) for row in scores]
         best = [cls for cls, key in zip(classes, keys, strict=True) if key == max(keys)]

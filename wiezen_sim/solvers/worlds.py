@@ -1,4 +1,4 @@
-"""Information sets and uniform world sampling for the sampling players (issue 5).
+"""Information sets and world sampling for the sampling players (issues 5, 19).
 
 An :class:`InfoSet` is what one seat knows at a decision: its own cards, the cards it
 knows other seats hold (the turned card in the dealer's hand, an exposed open-miserie
@@ -8,20 +8,55 @@ others' kleine-miserie discards).
 :func:`sample_world` deals the unseen cards uniformly over every deal consistent with
 it, with the exact sampler both games share (``wiezen_sim.kernel.worlds``: the consistent
 deals are counted exactly by dynamic programming, no rejection).
+
+Reading the auction (issue 19). Every bid a seat chose is evidence about its hand under a
+bidding model (:class:`AuctionModel`, pluggable; the advisor passes the threshold bot of
+``wiezen_sim.analysis.threshold``, which lives above this layer). :class:`PosteriorWorlds`
+draws worlds from the posterior: uniform over the deals consistent with the information
+set, weighted by the likelihood of every bid the other seats chose (a deterministic model:
+uniform over the deals in which the model makes every such bid). Where at most
+:data:`ENUMERATE_WORLDS` deals are consistent with the information set they are enumerated
+and the posterior is exact; otherwise worlds are drawn by rejection from the exact sampler
+(a candidate is kept with probability equal to its likelihood), at most
+:data:`AUCTION_ATTEMPTS` candidates for one world. When that bound is reached, or no
+enumerated deal has a positive likelihood, :meth:`PosteriorWorlds.draw` returns None and the
+caller must say so (the PIMC player counts such decisions). Bids left unread: a pass the
+rules force (the only legal bid: it says nothing about the hand, whatever the hand, RULES.md
+1.4) is not in the evidence, and the bids of a seat whose cards the observer sees (its own,
+an exposed hand) add nothing.
 """
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
-from wiezen_sim.cards import card_count, suit_holding
+from wiezen_sim.cards import card_count, cards_of, suit_holding
 from wiezen_sim.kernel import worlds as _kw
 from wiezen_sim.kernel.playout import rng_new
+from wiezen_sim.rules.auction import AuctionState, Bid
 from wiezen_sim.vocabulary import SEATS
 
-__all__ = ["InfoSet", "count_worlds", "observe", "sample_world"]
+__all__ = [
+    "AUCTION_ATTEMPTS",
+    "ENUMERATE_WORLDS",
+    "AuctionEvidence",
+    "AuctionModel",
+    "InfoSet",
+    "PosteriorWorlds",
+    "count_worlds",
+    "enumerate_worlds",
+    "observe",
+    "sample_world",
+    "sample_worlds",
+]
+
+ENUMERATE_WORLDS = 2000  # consistent deals up to which the posterior is enumerated (exact)
+AUCTION_ATTEMPTS = 250_000  # candidate deals drawn by rejection for one world before giving up (about 0.5 s)
+_FIRST_BATCH, _MAX_BATCH = 64, 4096  # candidates drawn at once: 64, then four times more, up to 4096
 
 
 @dataclass(frozen=True)
@@ -97,6 +132,153 @@ def sample_world(info: InfoSet, rng: np.random.Generator) -> list[int]:
     known, need, voids = _places(info)
     state = rng_new(int(rng.integers(2**63)))
     return [int(h) for h in _kw.sample_worlds(state, known, need, np.int64(info.unseen), voids, 1)[0]]
+
+
+def sample_worlds(info: InfoSet, n: int, rng: np.random.Generator) -> np.ndarray:
+    """``n`` deals drawn independently and uniformly from those consistent with ``info``.
+
+    Returns:
+        ``int64[n, places]``: the masks per seat (and the unseen discards' pseudo-seat).
+
+    Raises:
+        ValueError: no consistent deal exists.
+    """
+    known, need, voids = _places(info)
+    return _kw.sample_worlds(rng_new(int(rng.integers(2**63))), known, need, np.int64(info.unseen), voids, n)
+
+
+def enumerate_worlds(info: InfoSet) -> np.ndarray:
+    """Every deal consistent with ``info``, in a fixed order (meant for :data:`ENUMERATE_WORLDS` or fewer).
+
+    Returns:
+        ``int64[count_worlds(info), places]``.
+    """
+    places = len(info.counts)
+    need = [info.counts[p] - card_count(info.hands_known[p]) for p in range(places)]
+    suits = [sum(0xFFFF << (16 * s) for s in range(4) if info.voids[p] >> s & 1) for p in range(places)]
+    out: list[list[int]] = []
+
+    def deal(p: int, left: int, hands: list[int]) -> None:
+        if p == places:
+            out.append(hands)
+            return
+        for cards in itertools.combinations(cards_of(left & ~suits[p]), need[p]):
+            taken = sum(1 << c for c in cards)
+            deal(p + 1, left & ~taken, [*hands, info.hands_known[p] | taken])
+
+    deal(0, info.unseen, [])
+    return np.array(out, dtype=np.int64).reshape(len(out), places)
+
+
+class AuctionModel(Protocol):
+    """A bidding model: it bids (to simulate an auction) and says how likely each hand is to make a bid
+    (to read an auction as evidence).
+
+    ``likelihood`` must read only the public auction and the hand it is given (the hand in
+    ``state.hands`` of the seat to act is a placeholder) and return probabilities that sum
+    to 1 over a seat's legal bids, in agreement with the bids the model makes. A
+    deterministic bot returns 1.0 or 0.0.
+    """
+
+    def __call__(self, state: AuctionState) -> Bid:
+        """The bid of the seat to act in ``state`` (one of ``legal_bids(state)``)."""
+        ...
+
+    def likelihood(self, state: AuctionState, bid: Bid, hands: np.ndarray) -> np.ndarray:
+        """P(the seat to act in ``state`` bids ``bid``) for each of ``hands`` (``int64[n]``
+        masks of its 13 dealt cards) as its hand: ``float64[n]`` in [0, 1]."""
+        ...
+
+
+@dataclass(frozen=True)
+class AuctionEvidence:
+    """The auction every seat heard, to be read under a bidding model.
+
+    Attributes:
+        turns: each bid a seat chose, with the auction state just before it (a pass
+            the rules force is left out: see the module docstring).
+        model: the bidding model that reads them.
+    """
+
+    turns: tuple[tuple[AuctionState, Bid], ...]
+    model: AuctionModel
+
+
+class PosteriorWorlds:
+    """Worlds drawn one at a time from the posterior given the play and the auction (module docstring).
+
+    Args:
+        info: the observer's information set (:func:`observe`).
+        history: the tricks played, as for :func:`observe` (each seat's dealt hand is its
+            cards in a world plus the cards it played, plus its kleine-miserie discard).
+        evidence: the auction and the model.
+        rng: numpy Generator for every draw.
+        attempts: candidates drawn by rejection for one world at most.
+        enumerate_up_to: enumerate the consistent deals when there are at most this many.
+
+    Attributes:
+        exact: whether the posterior is enumerated (False: rejection); worlds, p: then the
+            consistent deals (``int64[W, places]``) and their posterior probabilities
+            (``float64[W]``; None when every likelihood is 0).
+    """
+
+    def __init__(self, info: InfoSet, history: list[tuple[int, list[int]]], evidence: AuctionEvidence,
+                 rng: np.random.Generator, attempts: int = AUCTION_ATTEMPTS,
+                 enumerate_up_to: int = ENUMERATE_WORLDS) -> None:  # fmt: skip
+        self.info, self.model, self.rng, self.attempts = info, evidence.model, rng, attempts
+        hidden = [s for s in range(SEATS) if info.counts[s] > card_count(info.hands_known[s])]
+        self.turns = [(state, bid) for state, bid in evidence.turns if state.to_act in hidden]
+        self.played = np.zeros(SEATS, dtype=np.int64)
+        for leader, cards in history:
+            for i, card in enumerate(cards):
+                self.played[(leader + i) % SEATS] |= 1 << card
+        self.owners = np.array([s for s in range(SEATS) if s != info.seat], dtype=np.int64)  # of the discards
+        self.n_discards = info.counts[SEATS] if len(info.counts) > SEATS else 0  # the others' kleine-miserie discards
+        self.queue: list[list[int]] = []
+        self.batch = _FIRST_BATCH
+        self.exact = count_worlds(info) <= enumerate_up_to
+        self.worlds = enumerate_worlds(info) if self.exact else np.zeros((0, len(info.counts)), dtype=np.int64)
+        weight = np.zeros(len(self.worlds))
+        for order in itertools.permutations(range(self.n_discards)):  # every way the discards were made
+            weight += self._likelihood(self.worlds, np.tile(np.array(order, dtype=np.int64), (len(self.worlds), 1)))
+        self.p: np.ndarray | None = weight / weight.sum() if weight.sum() > 0 else None
+
+    def _likelihood(self, worlds: np.ndarray, order: np.ndarray) -> np.ndarray:
+        """``float64[n]``: the likelihood of the auction in each world; ``order[w, j]`` = which of the
+        other seats (in seat order) discarded the ``j``-th lowest of the unseen discards."""
+        dealt = worlds[:, :SEATS] | self.played
+        if worlds.shape[1] > SEATS:  # kleine miserie: give each unseen discard back to a seat
+            rest = worlds[:, SEATS].copy()
+            rows = np.arange(len(worlds))
+            for j in range(order.shape[1]):
+                low = rest & -rest
+                rest ^= low
+                dealt[rows, self.owners[order[:, j]]] |= low
+        weight = np.ones(len(worlds))
+        for state, bid in self.turns:
+            live = np.flatnonzero(weight > 0)
+            if not live.size:
+                break
+            weight[live] *= self.model.likelihood(state, bid, dealt[live, state.to_act])
+        return weight
+
+    def draw(self) -> list[int] | None:
+        """One world (masks per place, as :func:`sample_world`), or None: the bound was reached
+        (rejection) or no consistent deal has a positive likelihood (enumeration)."""
+        if self.exact:
+            return None if self.p is None else self.worlds[self.rng.choice(len(self.worlds), p=self.p)].tolist()
+        tried = 0
+        while not self.queue:
+            if tried >= self.attempts:
+                return None
+            n = min(self.batch, self.attempts - tried)
+            self.batch = min(4 * self.batch, _MAX_BATCH)
+            tried += n
+            worlds = sample_worlds(self.info, n, self.rng)
+            order = np.argsort(self.rng.random((n, self.n_discards)), axis=1)  # the discards' owners: at random
+            keep = self.rng.random(n) < self._likelihood(worlds, order)
+            self.queue = worlds[keep].tolist()
+        return [int(h) for h in self.queue.pop()]
 
 
 def observe(

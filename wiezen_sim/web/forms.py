@@ -122,7 +122,7 @@ def check_wiezen(form: Mapping[str, str]) -> Checked:
 
     Returns:
         :class:`Checked` with ``kwargs`` for :func:`wiezen_sim.analysis.advise.advise`
-        (``worlds`` only with ``method=pimc``).
+        (``worlds`` only with the pimc methods).
     """
     checked = Checked()
     kind = "wiezen"
@@ -143,7 +143,7 @@ def check_wiezen(form: Mapping[str, str]) -> Checked:
     samples = _run(checked, "samples", _whole, _text(form, kind, "samples"), "samples", 1, MAX_SAMPLES[kind])
     seed = _run(checked, "seed", _seed, _text(form, kind, "seed"))
     extra = {}
-    if method == "pimc":
+    if method.startswith("pimc"):
         worlds = _run(checked, "worlds", _whole, _text(form, kind, "worlds"), "worlds")
         extra["worlds"] = worlds if worlds is None else _run(checked, "worlds", check_worlds, worlds)
     if not checked.errors and seat is not None and card is not None:

@@ -52,7 +52,12 @@ HERE = Path(__file__).parent
 KINDS = {"wiezen": (check_wiezen, worker.run_wiezen), "romanian": (check_romanian, worker.run_romanian)}
 POLL_S = 0.05  # how often a computation's connection and process are looked at
 STOP_GRACE_S = 10.0  # after SIGTERM, how long a job may take to stop its own workers before SIGKILL
-METHOD_WORDS = {"dd": "double dummy", "pimc": "PIMC play (four players)", "heuristic": "heuristic play"}
+METHOD_WORDS = {
+    "dd": "double dummy",
+    "pimc": "PIMC play (four players reading the auction)",
+    "pimc-uniform": "PIMC play (four players, uniform worlds)",
+    "heuristic": "heuristic play",
+}
 
 
 class Jobs:

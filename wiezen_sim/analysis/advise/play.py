@@ -1,10 +1,29 @@
-"""The advisor's play methods ``pimc`` and ``heuristic`` (issue 5; RULES.md 1.3–1.6).
+"""The advisor's play methods ``pimc``, ``pimc-uniform`` and ``heuristic`` (issues 5, 19; RULES.md 1.3–1.6).
 
 Instead of solving each sampled deal double dummy, every biddable option is *played*
-on the same sampled deals (the same seed words as ``method="dd"``, so the three
-methods see the same deals) with one player per seat, all four seats alike:
-``pimc`` (:class:`~wiezen_sim.solvers.players.PimcPlayer`, ``worlds`` sampled worlds
-per decision) or ``heuristic`` (the plain rules of :mod:`wiezen_sim.solvers.players`).
+on the same sampled deals (the same seed words as ``method="dd"``, so the methods see
+the same deals) with one player per seat, all four seats alike:
+``pimc`` and ``pimc-uniform`` (:class:`~wiezen_sim.solvers.players.PimcPlayer`, ``worlds``
+sampled worlds per decision, adaptive M up to ``ADAPTIVE_CAP`` times as many) or
+``heuristic`` (the plain rules of :mod:`wiezen_sim.solvers.players`).
+
+``pimc`` plays each option behind the auction that leads to it, and its players draw
+their worlds from the posterior given that auction under a bidding model (by default
+:func:`default_model`, the neutral threshold bot of :mod:`wiezen_sim.analysis.threshold`
+accepting a vraag with ``accept_tricks``); ``pimc-uniform`` draws them uniformly from the
+deals consistent with the play (the players of issue 5). The auction
+(:func:`auction_behind`) is run by the auction engine on the sampled deal: the advised
+seat bids the option at its first turn (solo: it proposes, and bids solo once nobody has
+accepted; vraag: the accepting seat of the acceptance rule accepts, and waits first if it
+is eldest), every other seat bids as the model does, except that a bid that would keep
+the option from standing (a bid above it, or one made after it, or an acceptance the
+option does not have) becomes a pass: the table asks "if I declare it", as for every
+method. When a pass is not legal (the troel obligation) or the option's own bid is not,
+the auction stops there and the players read it up to that point. A deal on which the
+model's own bids do not lead to the option (a bid replaced, an acceptor's bid that is not
+the model's, the auction stopped, or the option not standing) is counted
+(``auction_off_model``): there the real hands are not what the model expects, and a player
+may find no world consistent with what it sees.
 
 Choices, beside those of :mod:`wiezen_sim.analysis.advise`:
 - Only the options one can bid are played: the vraag with the accepting partner
@@ -29,6 +48,9 @@ Per sampled deal (the arrays of :func:`play_batch`, one row per sample):
     pimc_decisions int32            PIMC decisions made by sampling (all options)
     worlds_dropped int32            of their worlds, those left out (a double-dummy question
                                     past ``PIMC_NODE_LIMIT`` trick nodes)
+    auction_failures int32          ``pimc``: decisions whose posterior sampler found no world
+                                    consistent with the auction (played from uniform worlds)
+    auction_off_model int32         ``pimc``: options whose auction the model's bids do not make
 """
 
 from __future__ import annotations
@@ -36,18 +58,21 @@ from __future__ import annotations
 import numpy as np
 
 from wiezen_sim.analysis.advise.deals import DEALER, sample_hands
+from wiezen_sim.analysis.threshold import ThresholdBidder
 from wiezen_sim.cards import card_suit
-from wiezen_sim.rules.auction import Declaration, aces
+from wiezen_sim.rules.auction import AuctionState, Bid, Declaration, aces, apply, legal_bids, start_auction
 from wiezen_sim.rules.bots import playing_tricks
+from wiezen_sim.rules.contracts import ACCEPT, CONTRACTS, PASS, WAIT, contract_spec
 from wiezen_sim.rules.dealing import Deal
 from wiezen_sim.rules.play import PlayRecord
 from wiezen_sim.rules.ruleset import RuleSet
-from wiezen_sim.solvers.players import DEFAULT_WORLDS, PimcPlayer, Player, play_deal
+from wiezen_sim.solvers.players import ADAPTIVE_CAP, DEFAULT_WORLDS, MAX_WORLDS, PimcPlayer, Player, play_deal
+from wiezen_sim.solvers.worlds import AuctionEvidence, AuctionModel
 from wiezen_sim.vocabulary import SEATS
 
-__all__ = ["FLAT", "PLAY_METHODS", "play_batch", "play_options"]
+__all__ = ["FLAT", "PLAY_METHODS", "auction_behind", "default_model", "play_batch", "play_options"]
 
-PLAY_METHODS = ("pimc", "heuristic")
+PLAY_METHODS = ("pimc", "pimc-uniform", "heuristic")
 FLAT = ("kleine_miserie", "pico", "abondance", "miserie", "open_miserie", "solo_slim")
 
 
@@ -63,6 +88,60 @@ def play_options(rules: RuleSet, hand: int) -> list[tuple[str, int | None]]:
     return out
 
 
+def default_model(accept_tricks: float) -> ThresholdBidder:
+    """The ``pimc`` method's bidding model: the neutral threshold bot, accepting a vraag with
+    ``accept_tricks`` playing tricks in the turned suit (the advisor's acceptance rule)."""
+    return ThresholdBidder(thresholds={"accept": accept_tricks}, name=f"threshold bot, accept {accept_tricks:g}")
+
+
+def _declaring_bid(contract: str, suit: int | None, rules: RuleSet) -> Bid:
+    """The advised seat's first bid for an option (a vraag for solo: RULES.md 1.4)."""
+    if contract == "abondance":
+        return Bid(contract, 9 if rules.abondance_levels else None, suit if rules.abondance_trump_with_bid else None)
+    return Bid("vraag" if contract == "solo" else contract)
+
+
+def auction_behind(deal: Deal, contract: str, suit: int | None, seat: int, acceptor: int | None,
+                   model: AuctionModel, rules: RuleSet) -> tuple[AuctionEvidence, bool]:  # fmt: skip
+    """The auction that leads to an option, as its players hear it (rules in the module docstring; RULES.md 1.4).
+
+    Args:
+        deal: the sampled deal; contract, suit: the option (suit: abondance's trump);
+        seat: the advised, declaring seat; acceptor: the seat that accepts a vraag (else None);
+        model: the bidding model: it makes the other seats' bids and the players read them.
+
+    Returns:
+        The evidence (every bid chosen, with the state before it) and whether the model's
+        bids do not lead to the option on this deal.
+    """
+    mine = _declaring_bid(contract, suit, rules)
+    rank = contract_spec(mine.name).rank
+    state, off, declared = start_auction(deal, rules), False, False
+    turns: list[tuple[AuctionState, Bid]] = []
+    while not state.done:
+        legal, to_act = legal_bids(state), state.to_act
+        if to_act == seat:
+            bid = Bid(PASS) if declared else mine
+            bid = Bid("solo") if contract == "solo" and Bid("solo") in legal else bid
+            declared = True
+        elif to_act == acceptor:
+            bid = next((b for b in (Bid(WAIT), Bid(ACCEPT)) if b in legal), Bid(PASS))
+            off |= bid != model(state)
+        else:
+            bid = model(state)
+            below = bid.name == ACCEPT or (bid.name in CONTRACTS and contract_spec(bid.name).rank < rank)
+            kept = bid.name in (PASS, WAIT) or (not declared and below)
+            off |= not kept
+            bid = bid if kept else Bid(PASS)
+        if bid not in legal:
+            return AuctionEvidence(tuple(turns), model), True
+        turns.append((state, bid))
+        state = apply(state, bid)
+    declarers = (seat,) if acceptor is None else (seat, acceptor)
+    stands = [(d.contract, d.declarers) for d in state.declarations] == [(contract, declarers)]
+    return AuctionEvidence(tuple(turns), model), off or not stands
+
+
 def play_batch(
     seeds: np.ndarray,
     hand: int,
@@ -73,14 +152,18 @@ def play_batch(
     wanted: frozenset[str] | None,
     method: str,
     worlds: int = DEFAULT_WORLDS,
+    model: AuctionModel | None = None,
 ) -> dict[str, np.ndarray]:
     """Play every option of every sampled deal of one batch (layout in the module docstring).
 
     Args:
         seeds: ``uint64[n]`` seed words from :func:`wiezen_sim.parallel.sample_seeds`;
             each word fixes the sampled deal and the players' random numbers.
-        method: ``pimc`` or ``heuristic``; worlds: PIMC worlds per decision.
+        method: ``pimc``, ``pimc-uniform`` or ``heuristic``; worlds: PIMC worlds per decision.
+        model: ``pimc``'s bidding model (default :func:`default_model` of ``accept_tricks``).
     """
+    model = model or default_model(accept_tricks)
+    max_worlds = min(ADAPTIVE_CAP * worlds, MAX_WORLDS)
     options = play_options(rules, hand)
     n = len(seeds)
     trump = card_suit(turned)
@@ -91,6 +174,8 @@ def play_batch(
         "troel_target": np.zeros(n, np.int8),
         "pimc_decisions": np.zeros(n, np.int32),
         "worlds_dropped": np.zeros(n, np.int32),
+        "auction_failures": np.zeros(n, np.int32),
+        "auction_off_model": np.zeros(n, np.int32),
     }
     order = [(seat + k) % SEATS for k in range(1, SEATS)]
     for i, word in enumerate(seeds):
@@ -101,6 +186,7 @@ def play_batch(
                                                                       and "abondance_in_troef" in wanted):  # fmt: skip
                 continue
             declarers: tuple[int, ...] = (seat,)
+            acceptor = None
             if contract == "vraag":
                 acceptor = next((q for q in order if playing_tricks(hands[q], trump) >= accept_tricks), None)
                 if acceptor is None:
@@ -109,7 +195,12 @@ def play_batch(
                 out["vraag_partner"][i] = acceptor
             flat = contract in FLAT and not (contract == "abondance" and rules.abondance_levels)
             rngs = [np.random.default_rng(s) for s in np.random.SeedSequence([int(word), k]).spawn(4)]
-            players = [PimcPlayer(worlds, r, 0 if flat else 1) if method == "pimc" else Player() for r in rngs]
+            evidence = None
+            if method == "pimc":
+                evidence, off = auction_behind(deal, contract, suit, seat, acceptor, model, rules)
+                out["auction_off_model"][i] += off
+            players = [PimcPlayer(worlds, r, 0 if flat else 1, auction=evidence, max_worlds=max_worlds)
+                       if method.startswith("pimc") else Player() for r in rngs]  # fmt: skip
             record = play_deal(deal, Declaration(contract, declarers, trump=suit), players, rules=rules,
                                until_decided=flat)  # fmt: skip
             side = declarers if contract != "troel" else (seat, _troel_partner(record, seat))
@@ -118,6 +209,7 @@ def play_batch(
                 if isinstance(p, PimcPlayer):
                     out["pimc_decisions"][i] += p.decisions
                     out["worlds_dropped"][i] += p.worlds_dropped
+                    out["auction_failures"][i] += p.auction_failures
             if contract == "troel":
                 out["troel_partner"][i], out["troel_target"][i] = side[1], record.target
     return out

@@ -18,7 +18,7 @@ from tqdm.auto import tqdm
 from wiezen_sim.analysis.advise.dd_table import PARTNER_ROWS, dd_batch
 from wiezen_sim.analysis.advise.deals import check_position
 from wiezen_sim.analysis.advise.options import OptionRows, dd_rows, play_rows, question
-from wiezen_sim.analysis.advise.play import play_batch
+from wiezen_sim.analysis.advise.play import default_model, play_batch
 from wiezen_sim.analysis.advise.report import Advice
 from wiezen_sim.analysis.advise.stopping import Option, contending_discards, in_contention, round_ends
 from wiezen_sim.analysis.stats import prob_greater, wilson
@@ -28,11 +28,12 @@ from wiezen_sim.rules.auction import aces
 from wiezen_sim.rules.contracts import contract_spec
 from wiezen_sim.rules.ruleset import RuleSet, get_rules
 from wiezen_sim.solvers.players import check_worlds
+from wiezen_sim.solvers.worlds import AuctionModel
 from wiezen_sim.vocabulary import seat_name
 
 __all__ = ["METHODS", "TROEL_ONLY", "advise", "recommend"]
 
-METHODS = ("dd", "pimc", "heuristic")  # pimc and heuristic: wiezen_sim.analysis.advise.play
+METHODS = ("dd", "pimc", "pimc-uniform", "heuristic")  # the play methods: wiezen_sim.analysis.advise.play
 TROEL_ONLY = ("troel", "open_miserie", "solo_slim")
 
 
@@ -53,6 +54,7 @@ def advise(
     worlds: int = 16,
     stop: bool = True,
     on_progress: Callable[[int], None] | None = None,
+    model: AuctionModel | None = None,
 ) -> Advice:
     """Estimate every contract this hand could declare, by Monte Carlo double dummy.
 
@@ -70,17 +72,23 @@ def advise(
         n_jobs: joblib workers (-1 = all cores).
         batch_size: sampled deals per joblib task (the unit of progress); default 25 for
             ``dd`` and 1 for the play methods, whose deals take seconds to minutes each.
-        method: ``dd`` (double dummy), ``pimc`` or ``heuristic`` (every option played
-            on the same sampled deals by four PIMC or heuristic players, issue 5; the
-            choices are in :mod:`wiezen_sim.analysis.advise.play`).
+        method: ``dd`` (double dummy), ``pimc``, ``pimc-uniform`` or ``heuristic`` (every
+            option played on the same sampled deals by four PIMC or heuristic players, issue
+            5; ``pimc`` behind the auction that leads to the option, its players reading that
+            auction, ``pimc-uniform`` with uniform worlds; the choices are in
+            :mod:`wiezen_sim.analysis.advise.play`).
         accept_tricks: the vraag acceptance rule's threshold (package docstring).
         contracts: only these contracts (names of RULES.md 1.3): the table has only
             their rows, the solver asks only their questions and the recommendation is
             among them and pass; ``None`` = every contract of the rules.
-        worlds: PIMC worlds sampled per card decision (``method="pimc"``).
+        worlds: PIMC worlds sampled per card decision (the pimc methods; up to
+            ``ADAPTIVE_CAP`` times as many where the two best cards are close).
         stop: the stop rule: deals in rounds, dominated contracts no longer asked, the run
             ended once the recommendation is settled. ``meta["deals"]`` is the deals drawn.
         on_progress: called after each batch with the number of sampled deals finished.
+        model: ``pimc``'s bidding model (:class:`~wiezen_sim.solvers.worlds.AuctionModel`;
+            default the neutral threshold bot accepting with ``accept_tricks``:
+            :func:`~wiezen_sim.analysis.advise.play.default_model`).
 
     Returns:
         :class:`~wiezen_sim.analysis.advise.report.Advice`. ``table`` (pandas.DataFrame),
@@ -111,6 +119,7 @@ def advise(
     seed = resolve_seed(seed)
     seeds = sample_seeds(seed, samples)
     obliged = aces(mask) >= 3
+    auction_model = model or default_model(accept_tricks)
     build = dd_rows if method == "dd" else play_rows
     names = frozenset(rule_set.contracts()) if wanted is None else wanted
     if "vraag" in names:  # the rows of a fixed partner seat: not a bid, so asked in the first round only
@@ -128,7 +137,8 @@ def advise(
         start = 0
         discards = None  # the kleine-miserie candidate discards asked (None: all)
         for end in round_ends(samples) if stop else [samples]:
-            task = _Batch(mask, p, card, rule_set, accept_tricks, frozenset(asked), method, worlds, discards)
+            task = _Batch(mask, p, card, rule_set, accept_tricks, frozenset(asked), method, worlds, auction_model,
+                          discards)  # fmt: skip
             report = functools.partial(_shifted, finished, start)
             parts = run_batches(task, seeds[start:end], batch_size or (25 if method == "dd" else 1), n_jobs, backend,
                                 False, "deals", report)  # fmt: skip
@@ -145,10 +155,14 @@ def advise(
                 if settled:
                     break
     res = _merge([answers for _, _, answers in rounds])
-    pimc_meta = {}
-    if method == "pimc":
+    pimc_meta: dict[str, object] = {}
+    if method.startswith("pimc"):
         pimc_meta = {"worlds": worlds, "pimc_decisions": int(res["pimc_decisions"].sum()),
                      "worlds_dropped": int(res["worlds_dropped"].sum())}  # fmt: skip
+    if method == "pimc":
+        pimc_meta.update(auction_model=getattr(auction_model, "name", type(auction_model).__name__),
+                         auction_failures=int(res["auction_failures"].sum()),
+                         auction_off_model=int(res["auction_off_model"].sum()))  # fmt: skip
     meta = {
         "hand": hand_name(mask),
         "seat": seat_name(p),
@@ -275,12 +289,13 @@ class _Batch:
         wanted: frozenset[str] | None,
         method: str = "dd",
         worlds: int = 16,
+        model: AuctionModel | None = None,
         discards: tuple[bool, ...] | None = None,
     ) -> None:
         self.args = (hand, seat, turned, rules, accept_tricks, wanted)
-        self.method, self.worlds, self.discards = method, worlds, discards
+        self.method, self.worlds, self.model, self.discards = method, worlds, model, discards
 
     def __call__(self, seeds: np.ndarray) -> dict[str, np.ndarray]:
         if self.method == "dd":
             return dd_batch(seeds, *self.args, self.discards)
-        return play_batch(seeds, *self.args, self.method, self.worlds)
+        return play_batch(seeds, *self.args, self.method, self.worlds, self.model)

@@ -31,13 +31,24 @@ __all__ = ["METHOD_WORDS", "Advice", "Comparison", "describe_pimc", "option_name
 CSV_DIGITS = 4  # decimals of the floats in CSV
 VERDICT_OPTIONS = 3  # options in the verdict line besides pass
 
-METHOD_WORDS = {"dd": "double dummy", "pimc": "played by four PIMC players", "heuristic": "heuristic play"}
+METHOD_WORDS = {
+    "dd": "double dummy",
+    "pimc": "played by four PIMC players reading the auction",
+    "pimc-uniform": "played by four PIMC players, uniform worlds",
+    "heuristic": "heuristic play",
+}
 
 
 def describe_pimc(meta: dict) -> str:
-    """PIMC effort of a run: decisions, and the worlds left out as too deep to solve of all drawn."""
-    return (f"{meta['pimc_decisions']:,} decisions; worlds left out as too deep to solve: "
-            f"{meta['worlds_dropped']:,} of at most {meta['pimc_decisions'] * meta['worlds']:,} drawn")  # fmt: skip
+    """PIMC effort of a run: decisions, the worlds left out as too deep to solve, and (players reading the
+    auction) the auctions the model would not make and the decisions without a world consistent with the auction."""
+    text = (f"{meta['pimc_decisions']:,} decisions; worlds left out as too deep to solve: "
+            f"{meta['worlds_dropped']:,}")  # fmt: skip
+    if "auction_failures" in meta:
+        text += (f"; auctions read under the {meta['auction_model']}; options whose auction the model's own bids "
+                 f"do not make: {meta['auction_off_model']:,}; decisions with no world consistent with the auction "
+                 f"(played from uniform worlds): {meta['auction_failures']:,}")  # fmt: skip
+    return text
 
 
 def option_name(option: dict) -> str:
@@ -196,7 +207,7 @@ class Advice:
         shown["mean_tricks"] = num("mean_tricks", "{:.2f}")
         shown["n"] = ["" if x is None else str(int(x)) for x in rows["n"]]
         rec, run = self.recommendation, self.runner_up
-        worlds = f"{m['worlds']} world{'s' if m['worlds'] != 1 else ''}" if m["method"] == "pimc" else ""
+        worlds = f"{m['worlds']} world{'s' if m['worlds'] != 1 else ''}" if m["method"].startswith("pimc") else ""
         lines = [
             f"hand {m['hand']}  seat {m['seat']} ({parse_seat(m['seat'])})  turned {m['turned']}  rules {m['rules']}",
             f"{m.get('deals', m['samples'])} sampled deals, seed {m['seed']} (the same seed reproduces these numbers), "

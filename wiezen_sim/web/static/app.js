@@ -216,7 +216,7 @@ class WiezenPanel extends Panel {
   }
 
   methodChanged() {
-    const pimc = this.field("method").value === "pimc";
+    const pimc = this.field("method").value.startsWith("pimc");
     for (const el of this.field("worlds").closest(".field").children) el.hidden = !pimc;
     this.field("worlds").disabled = !pimc;
   }

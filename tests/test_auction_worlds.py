@@ -1,0 +1,274 @@
+"""Worlds that read the auction (issue 19 part 1): the sampled distribution is the exact posterior,
+no world contradicts the play or the auction under the model, failures are reported; the threshold
+bot as a model; the auction behind an advised option (part 3)."""
+
+import dataclasses
+import itertools
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.stats import chisquare
+
+from wiezen_sim import play_deal
+from wiezen_sim.analysis.advise.play import auction_behind, default_model
+from wiezen_sim.analysis.threshold import NEUTRAL, ThresholdBidder, misere_risk
+from wiezen_sim.cards import FULL_DECK, SUITS, card_count, card_suit, cards_of, parse_hand
+from wiezen_sim.rules.auction import ACES_MASK, Bid, Declaration, apply, legal_bids, start_auction
+from wiezen_sim.rules.bots import playing_tricks, random_policy
+from wiezen_sim.rules.dealing import Deal, deal_packets, new_deck
+from wiezen_sim.rules.play import play_hand, setup_play
+from wiezen_sim.rules.ruleset import get_rules
+from wiezen_sim.solvers.players import PimcPlayer
+from wiezen_sim.solvers.worlds import AuctionEvidence, PosteriorWorlds, count_worlds, observe, sample_world
+
+RULES = get_rules()
+BOT = ThresholdBidder()
+LOW = "S:8642 H:732 D:53 C:9432"  # the issue's miserie hand: the bot bids open miserie with it
+
+
+def deal_with(rng, fixed, dealer=3):
+    """A deal with the given hands (seat → text) and the rest dealt at random; turned = the dealer's lowest card."""
+    hands = [parse_hand(fixed[s], size=13) if s in fixed else 0 for s in range(4)]
+    rest = [int(c) for c in rng.permutation(cards_of(FULL_DECK & ~sum(hands)))]
+    open_seats = [s for s in range(4) if s not in fixed]
+    for i, c in enumerate(rest):
+        hands[open_seats[i % len(open_seats)]] |= 1 << c
+    return Deal(tuple(hands), dealer, cards_of(hands[dealer])[-1])
+
+
+def bot_auction(deal, model=BOT):
+    """The auction as the model bids it for every seat: the evidence, and the final state."""
+    state, turns = start_auction(deal, RULES), []
+    while not state.done:
+        bid = model(state)
+        turns.append((state, bid))
+        state = apply(state, bid)
+    return AuctionEvidence(tuple(turns), model), state
+
+
+def played_by(history):
+    played = [0] * 4
+    for leader, cards in history:
+        for i, c in enumerate(cards):
+            played[(leader + i) % 4] |= 1 << c
+    return played
+
+
+def agrees(world, info, history, evidence):
+    """The share of the ways to give the unseen discards back under which the model makes every bid of a
+    seat the observer cannot see (the scalar bot, one auction state at a time)."""
+    played = played_by(history)
+    others = [s for s in range(4) if s != info.seat]
+    pooled = cards_of(world[4]) if len(world) > 4 else []
+    hidden = {s for s in range(4) if info.counts[s] > card_count(info.hands_known[s])}
+    orders = list(itertools.permutations(pooled))
+    ok = 0
+    for order in orders:
+        dealt = [world[s] | played[s] for s in range(4)]
+        for s, c in zip(others, order, strict=False):
+            dealt[s] |= 1 << c
+        ok += all(evidence.model(dataclasses.replace(state, hands=tuple(dealt))) == bid
+                  for state, bid in evidence.turns if state.to_act in hidden)  # fmt: skip
+    return ok / len(orders)
+
+
+def every_world(info):
+    """Every deal consistent with the information set, by trying every owner of every unseen card."""
+    cards = cards_of(info.unseen)
+    out = []
+    for owners in itertools.product(range(len(info.counts)), repeat=len(cards)):
+        hands = list(info.hands_known)
+        for card, owner in zip(cards, owners, strict=True):
+            hands[owner] |= 1 << card
+        if info.consistent(hands):
+            out.append(tuple(hands))
+    return out
+
+
+def small_position(kleine):
+    """Late in a hand (two cards each, or one and the others' kleine-miserie discards) whose auction says
+    something about the unseen cards: the first seed whose exact posterior is neither empty nor uniform."""
+    for seed in range(100):
+        rng = np.random.default_rng(seed)
+        deal = deal_with(rng, {1: LOW})
+        evidence, _ = bot_auction(deal)
+        contract = "kleine_miserie" if kleine else "miserie"
+        setup = setup_play([Declaration(contract, (1,))], deal, RULES)
+        discards = [max(cards_of(h)) for h in deal.hands] if kleine else None
+        record = play_hand(setup, deal.hands, [random_policy(rng)] * 4,
+                           None if discards is None else lambda s, h, d=discards: d[s])  # fmt: skip
+        history = [(leader, cards) for leader, cards, _ in record.tricks[:11]]
+        info = observe(2, deal.hands, history, deal.dealer, deal.turned, (), discards)
+        worlds = every_world(info)
+        weights = np.array([agrees(w, info, history, evidence) for w in worlds])
+        if weights.sum() > 0 and len(set(weights.tolist())) > 1:
+            return info, history, evidence, worlds, weights / weights.sum()
+    raise AssertionError("no informative position")
+
+
+def fits(draws, worlds, posterior):
+    """Whether ``draws`` (world tuples) look drawn from ``posterior``: none outside it, chi-square p > 0.001."""
+    counts = Counter(draws)
+    if any(posterior[worlds.index(w)] == 0 for w in counts):
+        return False
+    support = [i for i, p in enumerate(posterior) if p > 0]
+    observed = [counts[worlds[i]] for i in support]
+    return chisquare(observed, posterior[support] * len(draws)).pvalue > 0.001
+
+
+@pytest.mark.parametrize("kleine", [False, True])
+def test_sampled_worlds_follow_the_exact_posterior(kleine):
+    info, history, evidence, worlds, posterior = small_position(kleine)
+    n = 40 * int((posterior > 0).sum())
+    rejection = PosteriorWorlds(info, history, evidence, np.random.default_rng(1), enumerate_up_to=0)
+    draws = [tuple(rejection.draw()) for _ in range(n)]
+    assert not rejection.exact and fits(draws, worlds, posterior)
+    exact = PosteriorWorlds(info, history, evidence, np.random.default_rng(2))
+    assert exact.exact and count_worlds(info) == len(worlds)
+    p = {tuple(w): q for w, q in zip(exact.worlds.tolist(), exact.p, strict=True)}
+    assert np.allclose([p[w] for w in worlds], posterior)
+    assert fits([tuple(exact.draw()) for _ in range(n)], worlds, posterior)
+    # the test can fail: uniform worlds (the auction ignored), and posterior draws skewed to the lower of two
+    rng = np.random.default_rng(3)
+    assert not fits([tuple(sample_world(info, rng)) for _ in range(n)], worlds, posterior)
+    skewed = [min(tuple(rejection.draw()), tuple(rejection.draw())) for _ in range(n)]
+    assert not fits(skewed, worlds, posterior)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.integers(0, 2**32 - 1),
+    st.sampled_from(["solo", "abondance", "pico", "miserie", "open_miserie", "kleine_miserie"]),
+    st.booleans(),
+)
+def test_no_sampled_world_contradicts_the_play_or_the_auction(seed, contract, low):
+    rng = np.random.default_rng(seed)
+    deal = deal_with(rng, {int(rng.integers(4)): LOW}) if low else deal_packets(new_deck(rng), int(rng.integers(4)))
+    evidence, _ = bot_auction(deal)
+    declarer = int(rng.integers(4))
+    setup = setup_play([Declaration(contract, (declarer,))], deal, RULES)
+    discards = [max(cards_of(h)) for h in deal.hands] if setup.n_tricks == 12 else None
+    record = play_hand(setup, deal.hands, [random_policy(rng)] * 4,
+                       None if discards is None else lambda s, h: discards[s])  # fmt: skip
+    moves = [(leader, cards) for leader, cards, _ in record.tricks]
+    cut = int(rng.integers(0, 4 * len(moves)))
+    history = [(leader, cards[: max(0, min(4, cut - 4 * i))]) for i, (leader, cards) in enumerate(moves)]
+    history = [h for h in history if h[1]]
+    seat = int(rng.integers(4))
+    exposed = (declarer,) if setup.exposed and len(history) > 1 else ()
+    info = observe(seat, deal.hands, history, deal.dealer, deal.turned, exposed, discards)
+    truth = [h & ~played for h, played in zip(deal.hands, played_by(history), strict=True)]
+    if discards is not None:
+        truth = [h & ~(1 << d) for h, d in zip(truth, discards, strict=True)]
+        truth.append(sum(1 << d for s, d in enumerate(discards) if s != seat))
+    assert info.consistent(truth) and agrees(truth, info, history, evidence) > 0  # the real deal is a world
+    posterior = PosteriorWorlds(info, history, evidence, rng)
+    for _ in range(4):
+        world = posterior.draw()
+        if world is None:  # only rejection may give up (the exact posterior holds the real deal)
+            assert not posterior.exact
+            continue
+        assert info.consistent(world) and agrees(world, info, history, evidence) > 0
+
+
+class NoHand:
+    """A model with which no hand makes any bid."""
+
+    def __call__(self, state):
+        return legal_bids(state)[0]
+
+    def likelihood(self, state, bid, hands):
+        return np.zeros(len(hands))
+
+
+def test_a_player_reports_decisions_without_a_consistent_world():
+    deal = deal_packets(new_deck(np.random.default_rng(4)), 3)
+    evidence, final = bot_auction(deal)
+    assert final.thrown_in and len(evidence.turns) == 4  # four passes: each says the hand holds no bid of the bot
+    impossible = AuctionEvidence(evidence.turns, NoHand())
+    players = [PimcPlayer(2, np.random.default_rng(s), auction=impossible) for s in range(4)]
+    record = play_deal(deal, "miserie", players, declarer=1)
+    assert sum(len(cards) for _, cards, _ in record.tricks) == 52
+    assert all(p.auction_failures == p.decisions for p in players) and sum(p.decisions for p in players) > 0
+    heard = [PimcPlayer(2, np.random.default_rng(s), auction=evidence) for s in range(4)]
+    play_deal(deal, "miserie", heard, declarer=1)
+    assert sum(p.auction_failures for p in heard) == 0 and sum(p.decisions for p in heard) > 0
+
+
+def reference_wishes(bot, hand, turned_suit):
+    """The threshold bot's wishes hand by hand (its rules before the wish codes: a slow reference)."""
+    trump = playing_tricks(hand, turned_suit)
+    best = max(range(len(SUITS)), key=lambda s: (playing_tricks(hand, s), s == turned_suit))
+    best_tricks = playing_tricks(hand, best)
+    step = bot.threshold("misere_step")
+    risk = misere_risk(hand, step)
+    without_ace = [hand & ~(1 << a) for a in range(64) if (hand & ACES_MASK) >> a & 1]
+    return {
+        "troel": True,
+        "solo_slim": best_tricks >= bot.threshold("solo_slim"),
+        "open_miserie": misere_risk(hand, bot.threshold("open_step")) == 0,
+        "miserie": risk == 0,
+        "pico": risk == 1 and any(misere_risk(h, step) == 0 for h in without_ace),
+        "kleine_miserie": risk <= 1,
+        "abondance": (best_tricks, best),
+        "abondance_in_troef": trump >= bot.threshold("abondance"),
+        **{name: trump >= bot.threshold(name) for name in ("solo", "vraag", "accept", "wait")},
+    }
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([-1.0, 0.0, 0.5, 1.0]))
+def test_threshold_bot_as_a_model_agrees_with_its_bids(seed, aggression):
+    rng = np.random.default_rng(seed)
+    bot = ThresholdBidder(aggression)
+    deal = deal_packets(new_deck(rng), int(rng.integers(4)))
+    lows = [parse_hand(LOW, size=13), parse_hand("S:A5432 H:A432 D:A32 C:2", size=13)]  # misère, pico, troel
+    hands = np.array([int(h) for h in deal.hands] + lows, dtype=np.int64)
+    state = start_auction(deal, RULES)
+    while not state.done:
+        for h in hands.tolist():
+            assert bot.wishes(h, card_suit(deal.turned)) == reference_wishes(bot, h, card_suit(deal.turned))
+        bid = legal_bids(state)[int(rng.integers(len(legal_bids(state))))]
+        made = [bot(dataclasses.replace(state, hands=tuple(h if s == state.to_act else x
+                                                           for s, x in enumerate(state.hands))))
+                for h in hands.tolist()]  # fmt: skip
+        assert bot.likelihood(state, bid, hands).tolist() == [float(m == bid) for m in made]
+        state = apply(state, bid)
+
+
+# ------------------------------------------------------------ the auction behind an advised option
+
+
+def test_auction_behind_an_option():
+    """Every other seat bids as the model does, or passes where its bid would keep the option from standing."""
+    model = default_model(4.0)
+    assert misere_risk(parse_hand(LOW, size=13), NEUTRAL["open_step"]) == 0  # the bot would bid open miserie
+    for seed in range(6):
+        deal = deal_with(np.random.default_rng(seed), {1: LOW})
+        evidence, off = auction_behind(deal, "miserie", None, 1, None, model, RULES)
+        assert [str(b) for s, b in evidence.turns if s.to_act == 1] == ["miserie"]
+        replaced = False
+        for state, bid in evidence.turns:
+            if state.to_act != 1:
+                assert bid in (model(state), Bid("pass"))
+                replaced |= bid != model(state)
+        final = apply(evidence.turns[-1][0], evidence.turns[-1][1])
+        assert off == (replaced or not final.done or final.declarations != (Declaration("miserie", (1,)),))
+    # solo: a vraag nobody accepts, then solo; vraag: the accepting seat accepts (eldest waits first)
+    hands = {0: "S:T975 H:T986 D:T98 C:T8", 1: LOW, 2: "S:AKQJ H:J D:AKQJ C:KQJ5"}  # seat 3: the rest, two aces
+    deal = deal_with(np.random.default_rng(7), hands)
+    evidence, off = auction_behind(deal, "solo", None, 1, None, model, RULES)
+    assert [(s.to_act, str(b)) for s, b in evidence.turns] == [(0, "pass"), (1, "vraag"), (2, "pass"), (3, "pass"),
+                                                                (1, "solo")]  # fmt: skip
+    assert off and model(evidence.turns[2][0]) == Bid("accept")  # the third seat would have accepted
+    evidence, off = auction_behind(deal, "vraag", None, 1, 0, model, RULES)
+    assert [(s.to_act, str(b)) for s, b in evidence.turns if s.to_act in (0, 1)] == [(0, "wait"), (1, "vraag"),
+                                                                                      (0, "accept")]  # fmt: skip
+    assert off  # with no trick, the bot would neither wait nor accept
+    # the troel obligation: the auction stops at the holder, whose pass would not be legal
+    deal = deal_with(np.random.default_rng(8), {1: LOW, 2: "S:AKQ H:AKQ D:AK C:AKQJ5"})
+    evidence, off = auction_behind(deal, "miserie", None, 1, None, model, RULES)
+    assert off and [s.to_act for s, _ in evidence.turns] == [0, 1]
