@@ -18,6 +18,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from wiezen_sim.analysis.advise import EXAMPLE, advise
+from wiezen_sim.analysis.advise.stopping import ROUND_FIRST
 from wiezen_sim.analysis.stats import mean_interval
 from wiezen_sim.cards import parse_hand
 from wiezen_sim.cli import main
@@ -143,6 +144,15 @@ def test_result_is_the_advisors_and_the_clis(client: TestClient, capsys) -> None
     assert result["summary"].startswith(f"Bid {direct.recommendation['contract']}")
     assert [c is None for c in result["trick_charts"]] == [r["trick_distribution"] is None for r in rows]
     assert result["ev_chart"].lstrip().startswith("<?xml") and "<svg" in result["ev_chart"]
+
+
+def test_a_run_stopped_early_counts_the_deals_it_used(client: TestClient) -> None:
+    """Samples are a ceiling: a clear answer stops after the first round, and the page says so (not the ceiling)."""
+    result = _run(client, "wiezen", {**POSITION, "hand": "S:AKQJT98765432", "samples": "100", "seed": "1"})[-1]
+    assert result["advice"]["stopped_early"] and result["advice"]["deals"] == ROUND_FIRST
+    assert result["summary"].endswith(f"over {ROUND_FIRST} sampled deals.")
+    titles = [chart for chart in result["trick_charts"] if chart]
+    assert titles and all(f"of {ROUND_FIRST} sampled deals counted" in chart for chart in titles)
 
 
 def test_romanian_result_is_the_advisors(client: TestClient) -> None:

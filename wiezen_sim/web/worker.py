@@ -90,7 +90,7 @@ def _wiezen_result(advice) -> dict:
         "json": json.dumps(data, indent=2),  # as `wiezen-sim advise --format json`
         "csv": advice.to_csv() + "\n",  # as `--format csv`
         "ev_chart": ev_chart(data),
-        "trick_charts": [tricks_chart(row, data["samples"]) for row in data["contracts"]],
+        "trick_charts": [tricks_chart(row, data["deals"]) for row in data["contracts"]],
     }
 
 
@@ -134,7 +134,7 @@ def summary(data: dict) -> str:
     if run is not None:
         text += (
             f" Runner-up: {option_name(run)} ({run['ev_units']:+.2f} units); the recommendation is better "
-            f"with probability {data['p_order']:.2f} over {data['samples']:,} sampled deals."
+            f"with probability {data['p_order']:.2f} over {data['deals']:,} sampled deals."
         )
     if data.get("troel_obligation"):
         text += " Three or four aces: troel is obligatory (only open miserie or solo slim may replace it)."
@@ -169,8 +169,8 @@ def ev_chart(data: dict) -> str:
         return _svg(fig)
 
 
-def tricks_chart(row: dict, samples: int) -> str | None:
-    """SVG: the trick distribution of one row (None where the row has only a success test)."""
+def tricks_chart(row: dict, deals: int) -> str | None:
+    """SVG: the trick distribution of one row over the run's ``deals`` (None where the row has only a success test)."""
     dist = row.get("trick_distribution")
     if dist is None:
         return None
@@ -181,7 +181,7 @@ def tricks_chart(row: dict, samples: int) -> str | None:
         ax.set_xticks(range(14))
         ax.set_xlabel(label("mean_tricks"))
         ax.set_ylabel("probability")
-        ax.set_title(f"{row['n']:,} of {samples:,} sampled deals counted", fontsize=10)
+        ax.set_title(f"{row['n']:,} of {deals:,} sampled deals counted", fontsize=10)
         ax.grid(axis="y", alpha=0.3)
         fig.tight_layout()
         return _svg(fig)

@@ -154,10 +154,12 @@ class Panel {
         this.samples = msg.samples;
         this.setUrl(values, msg.seed);
         if (this.kind === "wiezen") progress.max = msg.samples;
-        this.status(`running ${msg.samples.toLocaleString()} sampled deals, seed ${msg.seed}…`);
+        // Wiezen: samples is a ceiling (the advisor stops once the answer is clear)
+        const upTo = this.kind === "wiezen" ? "up to " : "";
+        this.status(`running ${upTo}${msg.samples.toLocaleString()} sampled deals, seed ${msg.seed}…`);
       } else if (msg.type === "progress") {
         progress.value = msg.done;
-        this.status(`${msg.done.toLocaleString()} of ${this.samples.toLocaleString()} deals`);
+        this.status(`${msg.done.toLocaleString()} deals of at most ${this.samples.toLocaleString()}`);
       } else if (msg.type === "error") {
         $(`${this.kind}-form-error`).textContent = msg.message;
         this.status("");
@@ -229,7 +231,9 @@ class WiezenPanel extends Panel {
     summary.dataset.contract = a.recommendation.contract;
     summary.dataset.trump = a.recommendation.trump || "";
     $("wiezen-meta").textContent = `hand ${a.hand} · seat ${a.seat} · turned ${a.turned} · rules ${a.rules} · `
-      + `method ${a.method} · ${a.samples.toLocaleString()} sampled deals · seed ${a.seed}`;
+      + `method ${a.method} · ${a.deals.toLocaleString()} sampled deals`
+      + (a.stopped_early ? ` (stopped early, the answer clear; at most ${a.samples.toLocaleString()})` : "")
+      + ` · seed ${a.seed}`;
     this.downloads(msg, `wiezen-advise-seed${a.seed}`);
     const body = header($("wiezen-table"),
       ["contract", "P(success)", "95 % CI", "mean tricks", "EV (units)", "EV 95 % CI", "n", "note"]);
