@@ -117,6 +117,11 @@ def test_page_matches_the_cli(server: str, browser) -> None:
     expected = _cli_advice()
     assert recommendation == {k: expected["recommendation"][k] or "" for k in ("contract", "trump")}
     assert p_success == [row["p_success"] for row in expected["contracts"]]
+    grey = [
+        ("illegal" in tr.get_attribute("class").split())
+        for tr in browser.find_elements(By.CSS_SELECTOR, "#wiezen-table tbody tr")
+    ]
+    assert grey == [isinstance(row["partner"], int) for row in expected["contracts"]]  # the partner's call, not a bid
     assert browser.find_element(By.ID, "wiezen-ev-chart").find_elements(By.TAG_NAME, "svg")
     assert browser.find_element(By.ID, "wiezen-tricks-chart").find_elements(By.TAG_NAME, "svg")
     SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)

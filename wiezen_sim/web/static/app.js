@@ -251,7 +251,9 @@ class WiezenPanel extends Panel {
       const notes = [];
       if (r.p_accept !== null && r.p_accept !== undefined) notes.push(`accepted in ${(100 * r.p_accept).toFixed(0)} % of deals`);
       if (r.discard) notes.push(`discard ${r.discard}`);
+      if (msg.not_biddable[i]) notes.push(msg.not_biddable[i]);
       cell(tr, notes.join("; "));
+      if (msg.not_biddable[i]) tr.classList.add("illegal");
       if (i === msg.recommended) tr.classList.add("recommended");
       if (msg.trick_charts[i]) {
         tr.classList.add("has-tricks");
