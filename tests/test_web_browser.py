@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from wiezen_sim.cards import card_name, cards_of, parse_hand
+from wiezen_sim.web.forms import MAX_TEXT
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
@@ -154,3 +155,7 @@ def test_bad_paste_shows_the_message_next_to_the_field(server: str, browser) -> 
     _wait(browser, lambda d: message.text.endswith("has 12 cards, expected 13"), 30)
     time.sleep(0.3)
     assert browser.find_element(By.ID, "wiezen-count").text == "12 of 13 cards"
+    field.clear()
+    field.send_keys("X" * MAX_TEXT["hand"])  # one long word, which the parser's message quotes: it wraps in place
+    _wait(browser, lambda d: message.text.startswith("not a card: 'XXX"), 30)
+    assert browser.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")

@@ -70,8 +70,12 @@ def test_page_has_the_grid_and_the_choices(client: TestClient) -> None:
         ({"hand": "S:AKQ H:ZZ"}, "hand", _message(parse_hand, "S:AKQ H:ZZ")),
         ({"hand": "S:AKQJ98 H:AK2 D:K3 C:5"}, "hand", _message(parse_hand, "S:AKQJ98 H:AK2 D:K3 C:5", 13)),
         ({"hand": ""}, "hand", "empty hand"),
-        ({"hand": "AS," * 200}, "hand", "600 characters are too many for a hand (at most 300)"),
+        ({"hand": "AS," * 200}, "hand", "600 characters are too many here (at most 300)"),
         ({"turned": "7X"}, "turned", "not a card: '7X' (expected e.g. 'AS', '10H', '♥10', 'RS')"),
+        ({"turned": ""}, "turned", "give the turned card: it sets the trump"),
+        ({"turned": "7" * 20_000}, "turned", "20,000 characters are too many here (at most 40)"),
+        ({"samples": "9" * 5_000}, "samples", "5,000 characters are too many here (at most 40)"),
+        ({"seed": " " * 5 + "9" * 41}, "seed", "41 characters are too many here (at most 40)"),
         ({"turned": "AS"}, "turned", "the turned card AS lies in the dealer's hand, not in yours"),
         (
             {"seat": "north"},
@@ -111,6 +115,11 @@ def test_romanian_fields(client: TestClient) -> None:
     assert errors["scoring"].startswith("unknown scoring 'golf'")
     assert check_romanian({**ROMANIAN, "hand": "AS KS QS JS TS 9S AH KH QH"}).errors == {
         "hand": "a Romanian whist deal has 1 to 8 cards per player, got 9"
+    }
+    # Python refuses int() of more than 4,300 digits with a message about its own limit: the field's length says it
+    huge = {"players": "9" * 5_000, "bids": "1," * 3_000, "sigma": "x" * 20_000, "trump": "Q" * 41}
+    assert check_romanian({**ROMANIAN, **huge}).errors == {
+        name: f"{len(text):,} characters are too many here (at most 40)" for name, text in huge.items()
     }
 
 
