@@ -125,9 +125,10 @@ def test_romanian_fields(client: TestClient) -> None:
 
 def test_bad_requests(client: TestClient) -> None:
     assert client.get("/api/check/bridge").status_code == 404
-    with client.websocket_connect("/ws/wiezen") as ws:
-        ws.send_text("not json")
-        assert ws.receive_json() == {"type": "error", "message": "send the form as one JSON object of fields"}
+    for frame in ("not json", b"\x00\x01", json.dumps([POSITION]).encode()):  # text or binary frames
+        with client.websocket_connect("/ws/wiezen") as ws:
+            ws.send_text(frame) if isinstance(frame, str) else ws.send_bytes(frame)
+            assert ws.receive_json() == {"type": "error", "message": "send the form as one JSON object of fields"}
     assert _run(client, "wiezen", {**POSITION, "hand": "S:AKQ H:ZZ", "samples": "0"}) == [
         {"type": "invalid", "errors": {"hand": "unknown rank 'Z' in 'H:ZZ'", "samples": SAMPLES_0}}
     ]
@@ -207,7 +208,7 @@ def _gone(pids: set[int], timeout: float = 30) -> bool:
     return False
 
 
-@pytest.mark.parametrize(("how", "n_jobs"), [("stop", 1), ("close", 2)])
+@pytest.mark.parametrize(("how", "n_jobs"), [("stop", 1), ("close", 2), ("binary stop", 1)])
 def test_a_stopped_or_abandoned_job_stops_its_workers(how: str, n_jobs: int) -> None:
     """The stop button sends a message, a closed tab closes the socket: either ends the job and its joblib workers."""
     with TestClient(create_app(n_jobs)) as client:
@@ -220,8 +221,8 @@ def test_a_stopped_or_abandoned_job_stops_its_workers(how: str, n_jobs: int) -> 
             workers = _children(process.pid)
             if n_jobs > 1:
                 assert len(workers) >= n_jobs, "the job did not start its joblib workers"
-            if how == "stop":
-                ws.send_text("stop")
+            if how != "close":
+                ws.send_text("stop") if how == "stop" else ws.send_bytes(b"stop")
                 while (message := ws.receive_json())["type"] == "progress":
                     pass
                 assert message == {"type": "stopped"}
