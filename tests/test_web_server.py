@@ -20,10 +20,12 @@ from starlette.testclient import TestClient
 from wiezen_sim.analysis.advise import EXAMPLE, advise
 from wiezen_sim.analysis.advise.stopping import ROUND_FIRST
 from wiezen_sim.analysis.stats import mean_interval
-from wiezen_sim.cards import parse_hand
+from wiezen_sim.cards import parse_card, parse_hand
 from wiezen_sim.cli import main
 from wiezen_sim.rules.payments import settle
+from wiezen_sim.rules.romanian import check_bids_so_far, check_turned
 from wiezen_sim.rules.ruleset import get_rules
+from wiezen_sim.vocabulary import parse_seat
 from wiezen_sim.web.forms import check_romanian, romanian_api
 from wiezen_sim.web.server import create_app
 from wiezen_sim.web.worker import finite
@@ -116,6 +118,22 @@ def test_romanian_fields(client: TestClient) -> None:
     assert check_romanian({**ROMANIAN, "hand": "AS KS QS JS TS 9S AH KH QH"}).errors == {
         "hand": "a Romanian whist deal has 1 to 8 cards per player, got 9"
     }
+    # how the hand, the seat, the turned card and the bids fit together: next to the field, before any run
+    three = parse_hand("AS KS 9H")
+    position = {
+        ("trump", "AS"): _message(check_turned, parse_card("AS"), 4, 3, three),
+        ("trump", "none"): _message(check_turned, None, 4, 3, three),
+        ("seat", "9"): _message(parse_seat, 9, 4),
+        ("bids", ""): _message(check_bids_so_far, 4, 3, 1, []),
+        ("bids", "1,0"): _message(check_bids_so_far, 4, 3, 1, [1, 0]),
+    }
+    for (name, text), message in position.items():
+        assert check_romanian({**ROMANIAN, name: text}).errors == {name: message}
+    eight = {"hand": "AS KS QS JS TS 9S 8S 7S", "bids": "1"}
+    assert check_romanian({**ROMANIAN, **eight}).errors == {
+        "trump": _message(check_turned, parse_card("QH"), 4, 8, parse_hand(eight["hand"]))
+    }
+    assert "cannot be in the hand" in position["trump", "AS"] and "give 1 bids so far, got 0" in position["bids", ""]
     # Python refuses int() of more than 4,300 digits with a message about its own limit: the field's length says it
     huge = {"players": "9" * 5_000, "bids": "1," * 3_000, "sigma": "x" * 20_000, "trump": "Q" * 41}
     assert check_romanian({**ROMANIAN, **huge}).errors == {
@@ -132,9 +150,10 @@ def test_bad_requests(client: TestClient) -> None:
     assert _run(client, "wiezen", {**POSITION, "hand": "S:AKQ H:ZZ", "samples": "0"}) == [
         {"type": "invalid", "errors": {"hand": "unknown rank 'Z' in 'H:ZZ'", "samples": SAMPLES_0}}
     ]
-    # what only the Romanian advisor can check comes back from the job: seat 1 bids after one player
-    last = _run(client, "romanian", {**ROMANIAN, "bids": ""})[-1]
-    assert last == {"type": "error", "message": "seat 1 bids after 1 players: give 1 bids so far, got 0"}
+    # what only a run can find comes back from the job: no sampled deal explains a bid of 3 (σ this small)
+    last = _run(client, "romanian", {**ROMANIAN, "bids": "3", "sigma": "0.01", "samples": "200"})[-1]
+    assert last["type"] == "error"
+    assert last["message"] == "no sampled deal explains the bids so far [3]: raise bid_sigma or samples"
 
 
 def test_result_is_the_advisors_and_the_clis(client: TestClient, capsys) -> None:

@@ -2,10 +2,10 @@
 
 A form arrives as text fields (a query string or a JSON object of strings). Each
 ``check_*`` function returns the keyword arguments of the advisor and a message per
-bad field, worded by the package's own parser where one exists; the page shows each
-message next to its field. Errors that only the advisor itself can find (in the
-Romanian advisor: how the seat, the bids and the turned card fit together) come back
-from the job and are shown above the Run button.
+bad field, worded by the package's own checks (the parsers, ``check_position``, the
+Romanian rules' ``check_*``); the page shows each message next to its field. An error
+that only a run can find (the Romanian advisor's "no sampled deal explains the bids")
+comes back from the job and is shown above the Run button.
 
 The web layer adds limits of its own: rules are preset names only (a rules file would
 be a path on the server's disk), at most :data:`MAX_SAMPLES` sampled deals, seeds below
@@ -23,7 +23,15 @@ from dataclasses import dataclass, field
 import wiezen_sim.analysis.romanian as romanian_api  # the one import of the Romanian advisor
 from wiezen_sim.analysis.advise import METHODS, check_position
 from wiezen_sim.cards import card_name, cards_of, parse_card, parse_hand
-from wiezen_sim.rules.romanian import SCORING_PRESETS, check_bids, check_cards, check_cards_in_deck, check_players
+from wiezen_sim.rules.romanian import (
+    SCORING_PRESETS,
+    check_bids,
+    check_bids_so_far,
+    check_cards,
+    check_cards_in_deck,
+    check_players,
+    check_turned,
+)
 from wiezen_sim.rules.ruleset import PRESETS
 from wiezen_sim.solvers.players import check_worlds
 from wiezen_sim.vocabulary import SEAT_NAMES, parse_seat
@@ -177,16 +185,22 @@ def check_romanian(form: Mapping[str, str]) -> Checked:
     players = _run(checked, "players", _whole, _text(checked, form, kind, "players"), "players")
     players = players if players is None else _run(checked, "players", check_players, players)
     mask = _hand(checked, _text(checked, form, kind, "hand"))
-    if mask is not None and _run(checked, "hand", check_cards, mask.bit_count()) is not None and players:
+    cards = None if mask is None else _run(checked, "hand", check_cards, mask.bit_count())
+    if cards and players:
         _run(checked, "hand", check_cards_in_deck, mask, players, "hand")
-    seat = _run(checked, "seat", _whole, _text(checked, form, kind, "seat"), "seat")  # its range: the advisor's check
+    seat = _run(checked, "seat", _whole, _text(checked, form, kind, "seat"), "seat")
+    if seat is not None and players:
+        _run(checked, "seat", parse_seat, seat, players)
     trump_text = _text(checked, form, kind, "trump")
-    trump = None if trump_text.lower() in NO_TRUMP else _card(checked, trump_text, "trump")
-    if trump is not None and players:
-        _run(checked, "trump", check_cards_in_deck, 1 << trump, players, "trump")
+    no_trump = trump_text.lower() in NO_TRUMP
+    trump = None if no_trump else _card(checked, trump_text, "trump")
+    if (trump is not None or no_trump) and cards and players:  # against the deal's size and the hand
+        _run(checked, "trump", check_turned, trump, players, cards, mask)
     bids = _run(checked, "bids", _bids, _text(checked, form, kind, "bids"))
-    if bids is not None and players and mask is not None and "hand" not in checked.errors:
-        _run(checked, "bids", check_bids, players, mask.bit_count(), bids)
+    if bids is not None and cards and players:
+        _run(checked, "bids", check_bids, players, cards, bids)
+        if "seat" not in checked.errors:  # one bid per seat before yours
+            _run(checked, "bids", check_bids_so_far, players, cards, seat, bids)
     scoring = _text(checked, form, kind, "scoring")
     if scoring not in SCORING_PRESETS:
         checked.fail("scoring", f"unknown scoring {scoring!r}; known: {', '.join(SCORING_PRESETS)}")

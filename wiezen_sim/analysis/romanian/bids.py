@@ -57,9 +57,10 @@ from wiezen_sim.parallel import resolve_seed, run_batches, sample_seeds
 from wiezen_sim.rules.romanian import (
     VISIBILITIES,
     RomanianScoring,
-    check_bids,
+    check_bids_so_far,
     check_cards_in_deck,
     check_players,
+    check_turned,
     deal_score,
     deck_mask,
     forbidden_bid,
@@ -337,20 +338,11 @@ def advise(
                 raise ValueError(f"card {card_name(m.bit_length() - 1)} is given twice")
             shown.append(m.bit_length() - 1)
         shown.insert(seat, -1)
-    if cards == 8 and turned is not None:
-        raise ValueError("8-card deals use the whole deck: there is no turned card (give trump none)")
-    if cards < 8 and turned is None:
-        raise ValueError(f"a {cards}-card deal has a turned card: give it as trump (e.g. 'QH')")
-    if turned is not None:
-        check_cards_in_deck(1 << turned, players, "trump")
-        if mask >> turned & 1:
-            raise ValueError(f"the turned card {card_name(turned)} cannot be in the hand")
-        if turned in shown:
-            raise ValueError(f"the turned card {card_name(turned)} cannot be in another seat's hand")
+    check_turned(turned, players, cards, mask)
+    if turned is not None and turned in shown:
+        raise ValueError(f"the turned card {card_name(turned)} cannot be in another seat's hand")
     bids = tuple(int(b) if not isinstance(b, bool) else b for b in bids_so_far)
-    if len(bids) != seat:
-        raise ValueError(f"seat {seat} bids after {seat} players: give {seat} bids so far, got {len(bids)}")
-    check_bids(players, cards, bids)
+    check_bids_so_far(players, cards, seat, bids)
     rule = get_scoring(scoring)
     if model not in MODELS:
         raise ValueError(f"model must be one of {', '.join(MODELS)}, got {model!r}")
