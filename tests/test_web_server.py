@@ -19,6 +19,7 @@ from starlette.testclient import TestClient
 
 from wiezen_sim.analysis.advise import EXAMPLE, advise
 from wiezen_sim.analysis.advise.stopping import ROUND_FIRST
+from wiezen_sim.analysis.romanian import check_bid_sigma
 from wiezen_sim.analysis.stats import mean_interval
 from wiezen_sim.cards import parse_card, parse_hand
 from wiezen_sim.cli import main
@@ -134,6 +135,7 @@ def test_romanian_fields(client: TestClient) -> None:
         "trump": _message(check_turned, parse_card("QH"), 4, 8, parse_hand(eight["hand"]))
     }
     assert "cannot be in the hand" in position["trump", "AS"] and "give 1 bids so far, got 0" in position["bids", ""]
+    assert check_romanian({**ROMANIAN, "sigma": "1e-300"}).errors == {"sigma": _message(check_bid_sigma, 1e-300)}
     # Python refuses int() of more than 4,300 digits with a message about its own limit: the field's length says it
     huge = {"players": "9" * 5_000, "bids": "1," * 3_000, "sigma": "x" * 20_000, "trump": "Q" * 41}
     assert check_romanian({**ROMANIAN, **huge}).errors == {

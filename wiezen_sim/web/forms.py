@@ -15,7 +15,6 @@ of at most :data:`MAX_TEXT` characters (the parsers' messages quote what they re
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -226,10 +225,9 @@ def _bids(text: str) -> list[int]:
 
 
 def _sigma(text: str) -> float:
+    """The bid weighting σ: a number, checked by the advisor's own :func:`check_bid_sigma`."""
     try:
         value = float(text)
     except ValueError:
         raise ValueError(f"the bid weighting σ must be a number ≥ 0, got {text!r}") from None
-    if not (value >= 0 and math.isfinite(value)):
-        raise ValueError(f"the bid weighting σ must be a number ≥ 0, got {text!r}")
-    return value
+    return romanian_api.check_bid_sigma(value)
