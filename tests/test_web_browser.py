@@ -118,11 +118,15 @@ def test_page_matches_the_cli(server: str, browser) -> None:
     expected = _cli_advice()
     assert recommendation == {k: expected["recommendation"][k] or "" for k in ("contract", "trump")}
     assert p_success == [row["p_success"] for row in expected["contracts"]]
-    grey = [
-        ("illegal" in tr.get_attribute("class").split())
-        for tr in browser.find_elements(By.CSS_SELECTOR, "#wiezen-table tbody tr")
-    ]
-    assert grey == [isinstance(row["partner"], int) for row in expected["contracts"]]  # the partner's call, not a bid
+    rows = browser.find_elements(By.CSS_SELECTOR, "#wiezen-table tbody tr")
+    bids = [not isinstance(row["partner"], int) for row in expected["contracts"]]  # a fixed partner's call is no bid
+    assert [("illegal" in tr.get_attribute("class").split()) for tr in rows] == [not bid for bid in bids]
+    made = [bid and row["p_success"] > 0 for row, bid in zip(expected["contracts"], bids, strict=True)]
+    assert [tr.is_displayed() for tr in rows] == made  # as the CLI's table, the rest behind "show every row"
+    browser.find_element(By.ID, "wiezen-all").click()
+    assert all(tr.is_displayed() for tr in rows)
+    heights = [tr.size["height"] for tr in rows]
+    assert max(heights) < 1.5 * min(heights), "a cell wraps"
     assert browser.find_element(By.ID, "wiezen-ev-chart").find_elements(By.TAG_NAME, "svg")
     assert browser.find_element(By.ID, "wiezen-tricks-chart").find_elements(By.TAG_NAME, "svg")
     SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)

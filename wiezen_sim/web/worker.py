@@ -82,15 +82,20 @@ def _wiezen_result(advice: Advice) -> dict:
     rows, rec = data["contracts"], data["recommendation"]
     labels = [option_label(advice, row) for row in rows]
     biddable = advice.biddable().tolist()
+    recommended = next((i for i, row in enumerate(rows) if is_recommended(row, rec)), None)  # None: pass
+    # as the CLI's table: the options one may bid that were made in some deal (the others behind "show every row")
+    made = [i == recommended or (row["p_success"] or 0) > 0 for i, row in enumerate(rows)]  # None: no deal counted
+    shown = [ok and was_made for ok, was_made in zip(biddable, made, strict=True)]
     return {
         "advice": finite(data),
         "summary": summary(advice),
         "labels": labels,
         "not_biddable": [None if ok else why_not_biddable(row) for row, ok in zip(rows, biddable, strict=True)],
-        "recommended": next((i for i, row in enumerate(rows) if is_recommended(row, rec)), None),  # None: pass
+        "shown": shown,
+        "recommended": recommended,
         "json": json.dumps(data, indent=2),  # as `wiezen-sim advise --format json`
         "csv": advice.to_csv() + "\n",  # as `--format csv`
-        "ev_chart": ev_chart([(name, row) for name, row, ok in zip(labels, rows, biddable, strict=True) if ok], rec),
+        "ev_chart": ev_chart([(name, row) for name, row, show in zip(labels, rows, shown, strict=True) if show], rec),
         "trick_charts": [tricks_chart(row, data["deals"]) for row in data["contracts"]],
     }
 
@@ -154,7 +159,7 @@ def _svg(fig: Figure) -> str:
 
 
 def ev_chart(options: list[tuple[str, dict]], rec: dict) -> str:
-    """SVG: the expected settlement of every option one may bid (label, row) with its 95 % t-interval;
+    """SVG: the expected settlement of the given options (label, row) with its 95 % t-interval, best on top;
     the recommendation outlined."""
     options = sorted(options, key=lambda option: option[1]["ev_units"])
     rows = [row for _, row in options]

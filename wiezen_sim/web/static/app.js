@@ -215,7 +215,10 @@ class WiezenPanel extends Panel {
     });
     this.field("method").addEventListener("change", () => this.methodChanged());
     this.methodChanged();
+    $("wiezen-all").addEventListener("change", () => this.showAll());
   }
+
+  showAll() { $("wiezen-table").classList.toggle("all", $("wiezen-all").checked); }
 
   methodChanged() {
     const pimc = this.field("method").value === "pimc";
@@ -252,14 +255,19 @@ class WiezenPanel extends Panel {
       if (r.p_accept !== null && r.p_accept !== undefined) notes.push(`accepted in ${(100 * r.p_accept).toFixed(0)} % of deals`);
       if (r.discard) notes.push(`discard ${r.discard}`);
       if (msg.not_biddable[i]) notes.push(msg.not_biddable[i]);
-      cell(tr, notes.join("; "));
+      cell(tr, notes.join("; "), { class: "note" });
       if (msg.not_biddable[i]) tr.classList.add("illegal");
+      if (!msg.shown[i]) tr.classList.add("extra");
       if (i === msg.recommended) tr.classList.add("recommended");
       if (msg.trick_charts[i]) {
         tr.classList.add("has-tricks");
         tr.addEventListener("click", () => this.tricks(msg, i));
       }
     });
+    const hidden = msg.shown.filter((shown) => !shown).length;
+    $("wiezen-hidden").textContent = hidden === 0 ? ""
+      : `(${hidden} more: options never made in these deals, and rows not yours to bid now)`;
+    this.showAll();
     $("wiezen-ev-chart").innerHTML = msg.ev_chart;
     const first = msg.trick_charts[msg.recommended] ? msg.recommended : msg.trick_charts.findIndex((c) => c);
     this.tricks(msg, first);
