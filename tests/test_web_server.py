@@ -184,6 +184,11 @@ def test_a_run_stopped_early_counts_the_deals_it_used(client: TestClient) -> Non
     assert result["summary"].endswith(f"over {ROUND_FIRST} sampled deals.")
     titles = [chart for chart in result["trick_charts"] if chart]
     assert titles and all(f"of {ROUND_FIRST} sampled deals counted" in chart for chart in titles)
+    # solo slim, recommended, is a success test: the trick distribution shown first is the first shown row's with one
+    rows, best, first = result["advice"]["contracts"], result["recommended"], result["tricks_row"]
+    assert rows[best]["contract"] == "solo_slim" and result["trick_charts"][best] is None
+    assert result["shown"][first] and result["trick_charts"][first]
+    assert not any(result["shown"][i] and result["trick_charts"][i] for i in range(first))
 
 
 def test_rows_one_may_not_bid_are_marked_and_hidden_at_first(client: TestClient) -> None:
@@ -199,6 +204,7 @@ def test_rows_one_may_not_bid_are_marked_and_hidden_at_first(client: TestClient)
         assert why is None or why.endswith("the partner decides" if fixed_partner else "aces oblige troel")
     troel = labels[[row["contract"] for row in rows].index("troel")]
     assert troel == "troel ♣" and result["summary"].startswith("Bid troel ♣:")
+    assert labels[result["tricks_row"]] == troel  # the recommendation's trick distribution first
     # shown at first, and in the chart: what one may bid and was made in some deal (open miserie, solo slim never)
     made = [ok and row["p_success"] > 0 for row, ok in zip(rows, may_bid, strict=True)]
     assert result["shown"] == made and [name for name, show in zip(labels, made, strict=True) if show] == [troel]

@@ -86,6 +86,8 @@ def _wiezen_result(advice: Advice) -> dict:
     # as the CLI's table: the options one may bid that were made in some deal (the others behind "show every row")
     made = [i == recommended or (row["p_success"] or 0) > 0 for i, row in enumerate(rows)]  # None: no deal counted
     shown = [ok and was_made for ok, was_made in zip(biddable, made, strict=True)]
+    charts = [tricks_chart(row, data["deals"]) for row in rows]
+    with_chart = [i for i, (show, chart) in enumerate(zip(shown, charts, strict=True)) if show and chart]
     return {
         "advice": finite(data),
         "summary": summary(advice),
@@ -93,10 +95,12 @@ def _wiezen_result(advice: Advice) -> dict:
         "not_biddable": [None if ok else why_not_biddable(row) for row, ok in zip(rows, biddable, strict=True)],
         "shown": shown,
         "recommended": recommended,
+        # the trick distribution shown first: the recommendation's, else the first shown row's that has one
+        "tricks_row": recommended if recommended in with_chart else next(iter(with_chart), None),
         "json": json.dumps(data, indent=2),  # as `wiezen-sim advise --format json`
         "csv": advice.to_csv() + "\n",  # as `--format csv`
         "ev_chart": ev_chart([(name, row) for name, row, show in zip(labels, rows, shown, strict=True) if show], rec),
-        "trick_charts": [tricks_chart(row, data["deals"]) for row in data["contracts"]],
+        "trick_charts": charts,
     }
 
 

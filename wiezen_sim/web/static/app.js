@@ -269,14 +269,17 @@ class WiezenPanel extends Panel {
       : `(${hidden} more: options never made in these deals, and rows not yours to bid now)`;
     this.showAll();
     $("wiezen-ev-chart").innerHTML = msg.ev_chart;
-    const first = msg.trick_charts[msg.recommended] ? msg.recommended : msg.trick_charts.findIndex((c) => c);
-    this.tricks(msg, first);
+    this.tricks(msg, msg.tricks_row);
   }
 
   tricks(msg, i) {
     const rows = $("wiezen-table").tBodies[0].rows;
     for (const tr of rows) tr.classList.remove("selected");
-    if (i < 0 || i === null) { $("wiezen-tricks-chart").textContent = "no row with trick counts"; return; }
+    if (i === null) {
+      $("wiezen-tricks-caption").textContent = "Trick distribution";
+      $("wiezen-tricks-chart").textContent = "none of the rows shown has one (the rows with mean tricks do)";
+      return;
+    }
     rows[i].classList.add("selected");
     $("wiezen-tricks-caption").textContent = `Trick distribution: ${msg.labels[i]}`;
     $("wiezen-tricks-chart").innerHTML = msg.trick_charts[i];
