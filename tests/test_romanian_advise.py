@@ -157,6 +157,9 @@ def test_result_does_not_depend_on_n_jobs():
         (dict(hand="AS KS", players=4, seat=0, trump="AH", samples=0), "samples"),
         (dict(hand="AS ZZ", players=4, seat=0, trump="AH"), "ZZ"),
         (dict(hand="AS KS", players=4, seat=0, trump="AH", bid_sigma=-1), "bid_sigma"),
+        (dict(hand="AS KS", players=4, seat=0, trump="AH", bid_sigma=math.inf), "finite"),
+        # σ² underflows to 0 below about 1e-162: the weights exp(−d²/2σ²) divided by zero
+        (dict(hand="AS KS", players=4, seat=1, trump="AH", bids_so_far=[1], bid_sigma=1e-300), "square is 0"),
     ],
 )
 def test_bad_input_is_named(kwargs, message):

@@ -117,3 +117,20 @@ def test_a_dominated_discard_stops_and_a_close_one_stays():
     made = np.column_stack([far, best, close, np.zeros(64, bool)])
     assert contending_discards(made, (True, True, True, True)) == (False, True, True, False)
     assert contending_discards(made, (True, True, False, True)) == (False, True, False, False)  # never comes back
+
+
+@pytest.mark.parametrize("contracts", [["solo", "kleine_miserie"], ["vraag", "abondance_in_troef"]])
+def test_played_rows_of_a_contract_dropped_early(compiled_kernels, contracts):
+    """Played (not double-dummy) options: a contract no longer asked keeps the rows of its own first deals.
+
+    A hopeless contract drops out after the first round; the deals after it hold no trick counts
+    for it, and its rows are built from the deals it was asked on, as with ``dd``.
+    """
+    kwargs = {"samples": 100, "seed": 11, "method": "heuristic", "contracts": contracts, "progress": False}
+    adv = advise(HAND, "eldest", "7S", n_jobs=1, **kwargs)
+    n = dict(zip(adv.table.contract, adv.table.n, strict=False))
+    assert adv.meta["deals"] == 100 and n[contracts[1]] == ROUND_FIRST  # dropped after the first round
+    kwargs = {**kwargs, "samples": ROUND_FIRST, "contracts": [contracts[1]], "stop": False}
+    fixed = advise(HAND, "eldest", "7S", n_jobs=1, **kwargs)
+    got = adv.table.loc[adv.table.contract == contracts[1], list(fixed.table.columns)].reset_index(drop=True)
+    assert _records(got) == _records(fixed.table)

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from wiezen_sim.cards import card_name, cards_of, parse_hand
+from wiezen_sim.web.forms import MAX_TEXT
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
@@ -34,6 +35,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SCREENSHOT = ROOT / "results" / "web" / "advise.png"
 HAND, SEAT, TURNED, SAMPLES, SEED = "S:AKQ9 H:KQJ D:A82 C:K74", "second", "TD", 20, 7
 BAD_PASTE = "S:AKQ H:ZZ D:- C:-"
+LINES_PER_CELL = """return [...document.querySelectorAll(arguments[0])].filter((td) => td.textContent)
+  .map((td) => { const r = document.createRange(); r.selectNodeContents(td); return r.getClientRects().length; });"""
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1280,1000")  # fmt: skip
 
@@ -117,6 +120,17 @@ def test_page_matches_the_cli(server: str, browser) -> None:
     expected = _cli_advice()
     assert recommendation == {k: expected["recommendation"][k] or "" for k in ("contract", "trump")}
     assert p_success == [row["p_success"] for row in expected["contracts"]]
+    rows = browser.find_elements(By.CSS_SELECTOR, "#wiezen-table tbody tr")
+    bids = [not isinstance(row["partner"], int) for row in expected["contracts"]]  # a fixed partner's call is no bid
+    assert [("illegal" in tr.get_attribute("class").split()) for tr in rows] == [not bid for bid in bids]
+    made = [bid and row["p_success"] > 0 for row, bid in zip(expected["contracts"], bids, strict=True)]
+    assert [tr.is_displayed() for tr in rows] == made  # as the CLI's table, the rest behind "show every row"
+    show_all = browser.find_element(By.ID, "wiezen-all")
+    show_all.click()
+    assert all(tr.is_displayed() for tr in rows)
+    lines = browser.execute_script(LINES_PER_CELL, "#wiezen-table td:not(.note)")
+    assert set(lines) == {1}, "a number, an interval or a name wraps"
+    show_all.click()  # the page as it was: the screenshot shows what a player sees first
     assert browser.find_element(By.ID, "wiezen-ev-chart").find_elements(By.TAG_NAME, "svg")
     assert browser.find_element(By.ID, "wiezen-tricks-chart").find_elements(By.TAG_NAME, "svg")
     SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
@@ -149,3 +163,7 @@ def test_bad_paste_shows_the_message_next_to_the_field(server: str, browser) -> 
     _wait(browser, lambda d: message.text.endswith("has 12 cards, expected 13"), 30)
     time.sleep(0.3)
     assert browser.find_element(By.ID, "wiezen-count").text == "12 of 13 cards"
+    field.clear()
+    field.send_keys("X" * MAX_TEXT["hand"])  # one long word, which the parser's message quotes: it wraps in place
+    _wait(browser, lambda d: message.text.startswith("not a card: 'XXX"), 30)
+    assert browser.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")

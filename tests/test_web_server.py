@@ -18,11 +18,15 @@ import pytest
 from starlette.testclient import TestClient
 
 from wiezen_sim.analysis.advise import EXAMPLE, advise
+from wiezen_sim.analysis.advise.stopping import ROUND_FIRST
+from wiezen_sim.analysis.romanian import check_bid_sigma
 from wiezen_sim.analysis.stats import mean_interval
-from wiezen_sim.cards import parse_hand
+from wiezen_sim.cards import parse_card, parse_hand
 from wiezen_sim.cli import main
 from wiezen_sim.rules.payments import settle
+from wiezen_sim.rules.romanian import check_bids_so_far, check_turned
 from wiezen_sim.rules.ruleset import get_rules
+from wiezen_sim.vocabulary import parse_seat
 from wiezen_sim.web.forms import check_romanian, romanian_api
 from wiezen_sim.web.server import create_app
 from wiezen_sim.web.worker import finite
@@ -69,8 +73,12 @@ def test_page_has_the_grid_and_the_choices(client: TestClient) -> None:
         ({"hand": "S:AKQ H:ZZ"}, "hand", _message(parse_hand, "S:AKQ H:ZZ")),
         ({"hand": "S:AKQJ98 H:AK2 D:K3 C:5"}, "hand", _message(parse_hand, "S:AKQJ98 H:AK2 D:K3 C:5", 13)),
         ({"hand": ""}, "hand", "empty hand"),
-        ({"hand": "AS," * 200}, "hand", "600 characters are too many for a hand (at most 300)"),
+        ({"hand": "AS," * 200}, "hand", "600 characters are too many here (at most 300)"),
         ({"turned": "7X"}, "turned", "not a card: '7X' (expected e.g. 'AS', '10H', '♥10', 'RS')"),
+        ({"turned": ""}, "turned", "give the turned card: it sets the trump"),
+        ({"turned": "7" * 20_000}, "turned", "20,000 characters are too many here (at most 40)"),
+        ({"samples": "9" * 5_000}, "samples", "5,000 characters are too many here (at most 40)"),
+        ({"seed": " " * 5 + "9" * 41}, "seed", "41 characters are too many here (at most 40)"),
         ({"turned": "AS"}, "turned", "the turned card AS lies in the dealer's hand, not in yours"),
         (
             {"seat": "north"},
@@ -112,19 +120,43 @@ def test_romanian_fields(client: TestClient) -> None:
     assert check_romanian({**ROMANIAN, "hand": "AS KS QS JS TS 9S AH KH QH"}).errors == {
         "hand": "a Romanian whist deal has 1 to 8 cards per player, got 9"
     }
+    # how the hand, the seat, the turned card and the bids fit together: next to the field, before any run
+    three = parse_hand("AS KS 9H")
+    position = {
+        ("trump", "AS"): _message(check_turned, parse_card("AS"), 4, 3, three),
+        ("trump", "none"): _message(check_turned, None, 4, 3, three),
+        ("seat", "9"): _message(parse_seat, 9, 4),
+        ("bids", ""): _message(check_bids_so_far, 4, 3, 1, []),
+        ("bids", "1,0"): _message(check_bids_so_far, 4, 3, 1, [1, 0]),
+    }
+    for (name, text), message in position.items():
+        assert check_romanian({**ROMANIAN, name: text}).errors == {name: message}
+    eight = {"hand": "AS KS QS JS TS 9S 8S 7S", "bids": "1"}
+    assert check_romanian({**ROMANIAN, **eight}).errors == {
+        "trump": _message(check_turned, parse_card("QH"), 4, 8, parse_hand(eight["hand"]))
+    }
+    assert "cannot be in the hand" in position["trump", "AS"] and "give 1 bids so far, got 0" in position["bids", ""]
+    assert check_romanian({**ROMANIAN, "sigma": "1e-300"}).errors == {"sigma": _message(check_bid_sigma, 1e-300)}
+    # Python refuses int() of more than 4,300 digits with a message about its own limit: the field's length says it
+    huge = {"players": "9" * 5_000, "bids": "1," * 3_000, "sigma": "x" * 20_000, "trump": "Q" * 41}
+    assert check_romanian({**ROMANIAN, **huge}).errors == {
+        name: f"{len(text):,} characters are too many here (at most 40)" for name, text in huge.items()
+    }
 
 
 def test_bad_requests(client: TestClient) -> None:
     assert client.get("/api/check/bridge").status_code == 404
-    with client.websocket_connect("/ws/wiezen") as ws:
-        ws.send_text("not json")
-        assert ws.receive_json() == {"type": "error", "message": "send the form as one JSON object of fields"}
+    for frame in ("not json", b"\x00\x01", json.dumps([POSITION]).encode()):  # text or binary frames
+        with client.websocket_connect("/ws/wiezen") as ws:
+            ws.send_text(frame) if isinstance(frame, str) else ws.send_bytes(frame)
+            assert ws.receive_json() == {"type": "error", "message": "send the form as one JSON object of fields"}
     assert _run(client, "wiezen", {**POSITION, "hand": "S:AKQ H:ZZ", "samples": "0"}) == [
         {"type": "invalid", "errors": {"hand": "unknown rank 'Z' in 'H:ZZ'", "samples": SAMPLES_0}}
     ]
-    # what only the Romanian advisor can check comes back from the job: seat 1 bids after one player
-    last = _run(client, "romanian", {**ROMANIAN, "bids": ""})[-1]
-    assert last == {"type": "error", "message": "seat 1 bids after 1 players: give 1 bids so far, got 0"}
+    # what only a run can find comes back from the job: no sampled deal explains a bid of 3 (σ this small)
+    last = _run(client, "romanian", {**ROMANIAN, "bids": "3", "sigma": "0.01", "samples": "200"})[-1]
+    assert last["type"] == "error"
+    assert last["message"] == "no sampled deal explains the bids so far [3]: raise bid_sigma or samples"
 
 
 def test_result_is_the_advisors_and_the_clis(client: TestClient, capsys) -> None:
@@ -144,6 +176,41 @@ def test_result_is_the_advisors_and_the_clis(client: TestClient, capsys) -> None
     assert result["summary"].startswith(f"Bid {direct.recommendation['contract']}")
     assert [c is None for c in result["trick_charts"]] == [r["trick_distribution"] is None for r in rows]
     assert result["ev_chart"].lstrip().startswith("<?xml") and "<svg" in result["ev_chart"]
+
+
+def test_a_run_stopped_early_counts_the_deals_it_used(client: TestClient) -> None:
+    """Samples are a ceiling: a clear answer stops after the first round, and the page says so (not the ceiling)."""
+    result = _run(client, "wiezen", {**POSITION, "hand": "S:AKQJT98765432", "samples": "100", "seed": "1"})[-1]
+    assert result["advice"]["stopped_early"] and result["advice"]["deals"] == ROUND_FIRST
+    assert result["summary"].endswith(f"over {ROUND_FIRST} sampled deals.")
+    titles = [chart for chart in result["trick_charts"] if chart]
+    assert titles and all(f"of {ROUND_FIRST} sampled deals counted" in chart for chart in titles)
+    # solo slim, recommended, is a success test: the trick distribution shown first is the first shown row's with one
+    rows, best, first = result["advice"]["contracts"], result["recommended"], result["tricks_row"]
+    assert rows[best]["contract"] == "solo_slim" and result["trick_charts"][best] is None
+    assert result["shown"][first] and result["trick_charts"][first]
+    assert not any(result["shown"][i] and result["trick_charts"][i] for i in range(first))
+
+
+def test_rows_one_may_not_bid_are_marked_and_hidden_at_first(client: TestClient) -> None:
+    """Three aces oblige troel (RULES.md 1.4): only troel, open miserie and solo slim may be bid; troel's trump is
+    the suit of the missing ace (RULES.md 1.5), clubs here; a vraag with a fixed partner seat is the partner's call."""
+    form = {**POSITION, "hand": "S:AKQJT9 H:AKQ D:A2 C:32", "turned": "5H", "samples": "64", "seed": "3"}
+    result = _run(client, "wiezen", form)[-1]
+    rows, labels = result["advice"]["contracts"], result["labels"]
+    may_bid = [row["contract"] in ("troel", "open_miserie", "solo_slim") for row in rows]
+    assert [why is None for why in result["not_biddable"]] == may_bid
+    for row, why in zip(rows, result["not_biddable"], strict=True):
+        fixed_partner = row["partner"] not in (None, "accepting")
+        assert why is None or why.endswith("the partner decides" if fixed_partner else "aces oblige troel")
+    troel = labels[[row["contract"] for row in rows].index("troel")]
+    assert troel == "troel ♣" and result["summary"].startswith("Bid troel ♣:")
+    assert labels[result["tricks_row"]] == troel  # the recommendation's trick distribution first
+    # shown at first, and in the chart: what one may bid and was made in some deal (open miserie, solo slim never)
+    made = [ok and row["p_success"] > 0 for row, ok in zip(rows, may_bid, strict=True)]
+    assert result["shown"] == made and [name for name, show in zip(labels, made, strict=True) if show] == [troel]
+    for name, show in zip(labels, made, strict=True):
+        assert (f">{name}<" in result["ev_chart"]) == show, name
 
 
 def test_romanian_result_is_the_advisors(client: TestClient) -> None:
@@ -172,7 +239,7 @@ def _gone(pids: set[int], timeout: float = 30) -> bool:
     return False
 
 
-@pytest.mark.parametrize(("how", "n_jobs"), [("stop", 1), ("close", 2)])
+@pytest.mark.parametrize(("how", "n_jobs"), [("stop", 1), ("close", 2), ("binary stop", 1)])
 def test_a_stopped_or_abandoned_job_stops_its_workers(how: str, n_jobs: int) -> None:
     """The stop button sends a message, a closed tab closes the socket: either ends the job and its joblib workers."""
     with TestClient(create_app(n_jobs)) as client:
@@ -185,8 +252,8 @@ def test_a_stopped_or_abandoned_job_stops_its_workers(how: str, n_jobs: int) -> 
             workers = _children(process.pid)
             if n_jobs > 1:
                 assert len(workers) >= n_jobs, "the job did not start its joblib workers"
-            if how == "stop":
-                ws.send_text("stop")
+            if how != "close":
+                ws.send_text("stop") if how == "stop" else ws.send_bytes(b"stop")
                 while (message := ws.receive_json())["type"] == "progress":
                     pass
                 assert message == {"type": "stopped"}

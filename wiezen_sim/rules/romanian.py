@@ -48,9 +48,11 @@ __all__ = [
     "RomanianScoring",
     "StreakCounter",
     "check_bids",
+    "check_bids_so_far",
     "check_cards",
     "check_cards_in_deck",
     "check_players",
+    "check_turned",
     "counts_for_streak",
     "deal_score",
     "deal_sequence",
@@ -109,6 +111,29 @@ def check_cards_in_deck(mask: int, players: int, what: str = "hand") -> None:
             f"{what}: card {card_name(card)} is not in the {8 * players}-card deck for {players} players "
             f"(ranks {'..23456789TJQKA'[lowest_rank(players)]} to A)"
         )
+
+
+def check_turned(turned: int | None, players: int, cards: int, hand: int = 0) -> None:
+    """Validate the turned card (the trump) of a deal of ``cards`` per player (RULES.md Part 2).
+
+    Args:
+        turned: the card's bit number, or None for no turned card.
+        players: 3..6.
+        cards: cards per player (1..8).
+        hand: the player's own cards (a card mask), which cannot hold it.
+
+    Raises:
+        ValueError: a turned card in an 8-card deal (the deck is used up), none in a shorter
+            deal, one outside the deck for ``players`` players, or one in ``hand``.
+    """
+    if cards == MAX_CARDS and turned is not None:
+        raise ValueError("8-card deals use the whole deck: there is no turned card (give trump none)")
+    if cards < MAX_CARDS and turned is None:
+        raise ValueError(f"a {cards}-card deal has a turned card: give it as trump (e.g. 'QH')")
+    if turned is not None:
+        check_cards_in_deck(1 << turned, players, "trump")
+        if hand >> turned & 1:
+            raise ValueError(f"the turned card {card_name(turned)} cannot be in the hand")
 
 
 def deal_sequence(players: int, sequence: str = "1-8-1") -> tuple[int, ...]:
@@ -209,6 +234,17 @@ def check_bids(players: int, cards: int, bids: Sequence[int]) -> None:
             raise ValueError(f"bid of seat {i} must be 0..{cards}, got {b!r}")
     if len(bids) == players and sum(bids) == cards:
         raise ValueError(f"the dealer may not bring the total of the bids to {cards} (the number of cards dealt)")
+
+
+def check_bids_so_far(players: int, cards: int, seat: int, bids: Sequence[int]) -> None:
+    """Validate the bids made before ``seat`` bids: one per earlier seat (seat 0 bids first), each valid.
+
+    Raises:
+        ValueError: not ``seat`` bids, or a bad bid (:func:`check_bids`).
+    """
+    if len(bids) != seat:
+        raise ValueError(f"seat {seat} bids after {seat} players: give {seat} bids so far, got {len(bids)}")
+    check_bids(players, cards, bids)
 
 
 # ----------------------------------------------------------------------------- scoring

@@ -2,20 +2,19 @@
 
 A form arrives as text fields (a query string or a JSON object of strings). Each
 ``check_*`` function returns the keyword arguments of the advisor and a message per
-bad field, worded by the package's own parser where one exists; the page shows each
-message next to its field. Errors that only the advisor itself can find (in the
-Romanian advisor: how the seat, the bids and the turned card fit together) come back
-from the job and are shown above the Run button.
+bad field, worded by the package's own checks (the parsers, ``check_position``, the
+Romanian rules' ``check_*``); the page shows each message next to its field. An error
+that only a run can find (the Romanian advisor's "no sampled deal explains the bids")
+comes back from the job and is shown above the Run button.
 
 The web layer adds limits of its own: rules are preset names only (a rules file would
 be a path on the server's disk), at most :data:`MAX_SAMPLES` sampled deals, seeds below
-2**53 (the largest integer a browser's JavaScript numbers hold exactly) and hand texts
-of at most :data:`MAX_HAND_TEXT` characters.
+2**53 (the largest integer a browser's JavaScript numbers hold exactly), and field texts
+of at most :data:`MAX_TEXT` characters (the parsers' messages quote what they read).
 """
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -23,14 +22,24 @@ from dataclasses import dataclass, field
 import wiezen_sim.analysis.romanian as romanian_api  # the one import of the Romanian advisor
 from wiezen_sim.analysis.advise import METHODS, check_position
 from wiezen_sim.cards import card_name, cards_of, parse_card, parse_hand
-from wiezen_sim.rules.romanian import SCORING_PRESETS, check_bids, check_cards, check_cards_in_deck, check_players
+from wiezen_sim.rules.romanian import (
+    SCORING_PRESETS,
+    check_bids,
+    check_bids_so_far,
+    check_cards,
+    check_cards_in_deck,
+    check_players,
+    check_turned,
+)
 from wiezen_sim.rules.ruleset import PRESETS
 from wiezen_sim.solvers.players import check_worlds
 from wiezen_sim.vocabulary import SEAT_NAMES, parse_seat
 
 MAX_SAMPLES = {"wiezen": 100_000, "romanian": 1_000_000}
 MAX_SEED = 2**53 - 1
-MAX_HAND_TEXT = 300  # characters: 13 cards in the longest spelling (``10♥️``, commas) fit easily
+# characters per field: 13 cards in the longest spelling (``10♥️``, commas) fit the hand easily, any other answer
+# (a card, a seed, five bids) the other fields
+MAX_TEXT = {"hand": 300, "other": 40}
 DEFAULTS = {
     "wiezen": {"seat": "eldest", "rules": "tempelaere", "method": "dd", "samples": "200", "worlds": "16"},
     "romanian": {"players": "4", "seat": "0", "scoring": "default", "model": "aim", "samples": "10000", "sigma": "0"},
@@ -60,10 +69,20 @@ class Checked:
         """The JSON answer of the check endpoint."""
         return {"errors": self.errors, "cards": self.cards, "turned": self.turned}
 
+    def fail(self, name: str, message: str) -> None:
+        """Note ``message`` as the error of field ``name``, unless the field has one already (the first one says it)."""
+        self.errors.setdefault(name, message)
 
-def _text(form: Mapping[str, str], kind: str, name: str) -> str:
+
+def _text(checked: Checked, form: Mapping[str, str], kind: str, name: str) -> str:
+    """A field's text, stripped; its default when blank, or when longer than :data:`MAX_TEXT` (an error)."""
     value = form.get(name)
-    return str(value).strip() if value not in (None, "") else DEFAULTS[kind].get(name, "")
+    text = "" if value is None else str(value).strip()
+    limit = MAX_TEXT.get(name, MAX_TEXT["other"])
+    if len(text) > limit:
+        checked.fail(name, f"{len(text):,} characters are too many here (at most {limit})")
+        text = ""
+    return text or DEFAULTS[kind].get(name, "")
 
 
 def _whole(text: str, what: str, low: int | None = None, high: int | None = None) -> int:
@@ -86,23 +105,23 @@ def _seed(text: str) -> int | None:
 
 def _hand(checked: Checked, text: str) -> int | None:
     """The hand mask (any size), its cards noted in ``checked``; None with an error if it does not parse."""
-    if len(text) > MAX_HAND_TEXT:  # the parser's message would repeat it all
-        checked.errors["hand"] = f"{len(text):,} characters are too many for a hand (at most {MAX_HAND_TEXT})"
-        return None
     try:
         mask = parse_hand(text)
     except ValueError as exc:
-        checked.errors["hand"] = str(exc)
+        checked.fail("hand", str(exc))
         return None
     checked.cards = [card_name(c) for c in cards_of(mask)]
     return mask
 
 
 def _card(checked: Checked, text: str, name: str) -> int | None:
+    if not text:
+        checked.fail(name, "give the turned card: it sets the trump")
+        return None
     try:
         card = parse_card(text)
     except ValueError as exc:
-        checked.errors[name] = str(exc)
+        checked.fail(name, str(exc))
         return None
     checked.turned = card_name(card)
     return card
@@ -113,7 +132,7 @@ def _run(checked: Checked, name: str, check, *args):
     try:
         return check(*args)
     except ValueError as exc:
-        checked.errors[name] = str(exc)
+        checked.fail(name, str(exc))
         return None
 
 
@@ -126,25 +145,25 @@ def check_wiezen(form: Mapping[str, str]) -> Checked:
     """
     checked = Checked()
     kind = "wiezen"
-    hand_text = _text(form, kind, "hand")
+    hand_text = _text(checked, form, kind, "hand")
     mask = _hand(checked, hand_text)
     if mask is not None:
         _run(checked, "hand", parse_hand, hand_text, 13)
-    seat = _run(checked, "seat", parse_seat, _text(form, kind, "seat"))
-    card = _card(checked, _text(form, kind, "turned"), "turned")
+    seat = _run(checked, "seat", parse_seat, _text(checked, form, kind, "seat"))
+    card = _card(checked, _text(checked, form, kind, "turned"), "turned")
     if not checked.errors:  # the turned card against the hand and the seat (RULES.md 1.2)
         _run(checked, "turned", check_position, mask, seat, card)
-    rules = _text(form, kind, "rules")
+    rules = _text(checked, form, kind, "rules")
     if rules not in PRESETS:
-        checked.errors["rules"] = f"unknown rules preset {rules!r}; known: {', '.join(PRESETS)}"
-    method = _text(form, kind, "method")
+        checked.fail("rules", f"unknown rules preset {rules!r}; known: {', '.join(PRESETS)}")
+    method = _text(checked, form, kind, "method")
     if method not in METHODS:
-        checked.errors["method"] = f"unknown method {method!r}; known: {', '.join(METHODS)}"
-    samples = _run(checked, "samples", _whole, _text(form, kind, "samples"), "samples", 1, MAX_SAMPLES[kind])
-    seed = _run(checked, "seed", _seed, _text(form, kind, "seed"))
+        checked.fail("method", f"unknown method {method!r}; known: {', '.join(METHODS)}")
+    samples = _run(checked, "samples", _whole, _text(checked, form, kind, "samples"), "samples", 1, MAX_SAMPLES[kind])
+    seed = _run(checked, "seed", _seed, _text(checked, form, kind, "seed"))
     extra = {}
     if method.startswith("pimc"):
-        worlds = _run(checked, "worlds", _whole, _text(form, kind, "worlds"), "worlds")
+        worlds = _run(checked, "worlds", _whole, _text(checked, form, kind, "worlds"), "worlds")
         extra["worlds"] = worlds if worlds is None else _run(checked, "worlds", check_worlds, worlds)
     if not checked.errors and seat is not None and card is not None:
         checked.kwargs = {"hand": hand_text, "seat": SEAT_NAMES[seat], "turned": card_name(card), "rules": rules,
@@ -162,28 +181,34 @@ def check_romanian(form: Mapping[str, str]) -> Checked:
     """
     checked = Checked()
     kind = "romanian"
-    players = _run(checked, "players", _whole, _text(form, kind, "players"), "players")
+    players = _run(checked, "players", _whole, _text(checked, form, kind, "players"), "players")
     players = players if players is None else _run(checked, "players", check_players, players)
-    mask = _hand(checked, _text(form, kind, "hand"))
-    if mask is not None and _run(checked, "hand", check_cards, mask.bit_count()) is not None and players:
+    mask = _hand(checked, _text(checked, form, kind, "hand"))
+    cards = None if mask is None else _run(checked, "hand", check_cards, mask.bit_count())
+    if cards and players:
         _run(checked, "hand", check_cards_in_deck, mask, players, "hand")
-    seat = _run(checked, "seat", _whole, _text(form, kind, "seat"), "seat")  # its range: the advisor's check
-    trump_text = _text(form, kind, "trump")
-    trump = None if trump_text.lower() in NO_TRUMP else _card(checked, trump_text, "trump")
-    if trump is not None and players:
-        _run(checked, "trump", check_cards_in_deck, 1 << trump, players, "trump")
-    bids = _run(checked, "bids", _bids, _text(form, kind, "bids"))
-    if bids is not None and players and mask is not None and "hand" not in checked.errors:
-        _run(checked, "bids", check_bids, players, mask.bit_count(), bids)
-    scoring = _text(form, kind, "scoring")
+    seat = _run(checked, "seat", _whole, _text(checked, form, kind, "seat"), "seat")
+    if seat is not None and players:
+        _run(checked, "seat", parse_seat, seat, players)
+    trump_text = _text(checked, form, kind, "trump")
+    no_trump = trump_text.lower() in NO_TRUMP
+    trump = None if no_trump else _card(checked, trump_text, "trump")
+    if (trump is not None or no_trump) and cards and players:  # against the deal's size and the hand
+        _run(checked, "trump", check_turned, trump, players, cards, mask)
+    bids = _run(checked, "bids", _bids, _text(checked, form, kind, "bids"))
+    if bids is not None and cards and players:
+        _run(checked, "bids", check_bids, players, cards, bids)
+        if "seat" not in checked.errors:  # one bid per seat before yours
+            _run(checked, "bids", check_bids_so_far, players, cards, seat, bids)
+    scoring = _text(checked, form, kind, "scoring")
     if scoring not in SCORING_PRESETS:
-        checked.errors["scoring"] = f"unknown scoring {scoring!r}; known: {', '.join(SCORING_PRESETS)}"
-    model = _text(form, kind, "model")
+        checked.fail("scoring", f"unknown scoring {scoring!r}; known: {', '.join(SCORING_PRESETS)}")
+    model = _text(checked, form, kind, "model")
     if model not in romanian_api.MODELS:
-        checked.errors["model"] = f"unknown model {model!r}; known: {', '.join(romanian_api.MODELS)}"
-    samples = _run(checked, "samples", _whole, _text(form, kind, "samples"), "samples", 1, MAX_SAMPLES[kind])
-    seed = _run(checked, "seed", _seed, _text(form, kind, "seed"))
-    sigma = _run(checked, "sigma", _sigma, _text(form, kind, "sigma"))
+        checked.fail("model", f"unknown model {model!r}; known: {', '.join(romanian_api.MODELS)}")
+    samples = _run(checked, "samples", _whole, _text(checked, form, kind, "samples"), "samples", 1, MAX_SAMPLES[kind])
+    seed = _run(checked, "seed", _seed, _text(checked, form, kind, "seed"))
+    sigma = _run(checked, "sigma", _sigma, _text(checked, form, kind, "sigma"))
     if not checked.errors:
         checked.kwargs = {"hand": mask, "players": players, "seat": seat, "trump": trump, "bids_so_far": bids,
                           "scoring": scoring, "samples": samples, "seed": seed, "model": model,
@@ -200,10 +225,9 @@ def _bids(text: str) -> list[int]:
 
 
 def _sigma(text: str) -> float:
+    """The bid weighting σ: a number, checked by the advisor's own :func:`check_bid_sigma`."""
     try:
         value = float(text)
     except ValueError:
         raise ValueError(f"the bid weighting σ must be a number ≥ 0, got {text!r}") from None
-    if not (value >= 0 and math.isfinite(value)):
-        raise ValueError(f"the bid weighting σ must be a number ≥ 0, got {text!r}")
-    return value
+    return romanian_api.check_bid_sigma(value)

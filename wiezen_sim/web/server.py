@@ -148,10 +148,11 @@ def create_app(n_jobs: int = 1) -> Starlette:
         if kind not in KINDS:
             await _finish(websocket, {"type": "error", "message": f"unknown form {kind!r}; known: {', '.join(KINDS)}"})
             return
-        try:
-            form = json.loads(await websocket.receive_text())
-        except WebSocketDisconnect:
+        first = await websocket.receive()
+        if first["type"] == "websocket.disconnect":
             return
+        try:
+            form = json.loads(first.get("text") or "")  # a binary frame has no text
         except ValueError:
             form = None
         if not isinstance(form, dict):
@@ -189,11 +190,11 @@ def create_app(n_jobs: int = 1) -> Starlette:
 
 async def _relay(websocket: WebSocket, process: BaseProcess, connection: Connection, jobs: Jobs) -> None:
     """Pass the job's messages on until its result or error; stop it when the page speaks or goes away."""
-    listener = asyncio.create_task(websocket.receive_text())
+    listener = asyncio.create_task(websocket.receive())
     try:
         while True:
-            if listener.done():  # a stop message, or the socket closed (tab closed, reload)
-                if listener.exception() is None:
+            if listener.done():  # a stop message (any frame), or the socket closed (tab closed, reload)
+                if listener.exception() is None and listener.result()["type"] != "websocket.disconnect":
                     await _finish(websocket, {"type": "stopped"})
                 return
             if not connection.poll():

@@ -27,12 +27,10 @@ import numpy as np
 from matplotlib import rc_context
 from matplotlib.figure import Figure
 
-from wiezen_sim.analysis.advise import advise
+from wiezen_sim.analysis.advise import Advice, advise
+from wiezen_sim.analysis.advise.report import partner_words
 from wiezen_sim.analysis.charts import COLOURS, label
 from wiezen_sim.web.forms import romanian_api
-
-SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
 def finite(value: object) -> object:
@@ -79,18 +77,30 @@ def _run(conn: Connection, compute) -> None:
     conn.send(message)
 
 
-def _wiezen_result(advice) -> dict:
+def _wiezen_result(advice: Advice) -> dict:
     data = advice.to_dict()
     rows, rec = data["contracts"], data["recommendation"]
+    labels = [option_label(advice, row) for row in rows]
+    biddable = advice.biddable().tolist()
+    recommended = next((i for i, row in enumerate(rows) if is_recommended(row, rec)), None)  # None: pass
+    # as the CLI's table: the options one may bid that were made in some deal (the others behind "show every row")
+    made = [i == recommended or (row["p_success"] or 0) > 0 for i, row in enumerate(rows)]  # None: no deal counted
+    shown = [ok and was_made for ok, was_made in zip(biddable, made, strict=True)]
+    charts = [tricks_chart(row, data["deals"]) for row in rows]
+    with_chart = [i for i, (show, chart) in enumerate(zip(shown, charts, strict=True)) if show and chart]
     return {
         "advice": finite(data),
-        "summary": summary(data),
-        "labels": [option_name(row, symbols=True) for row in rows],
-        "recommended": next((i for i, row in enumerate(rows) if is_recommended(row, rec)), None),  # None: pass
+        "summary": summary(advice),
+        "labels": labels,
+        "not_biddable": [None if ok else why_not_biddable(row) for row, ok in zip(rows, biddable, strict=True)],
+        "shown": shown,
+        "recommended": recommended,
+        # the trick distribution shown first: the recommendation's, else the first shown row's that has one
+        "tricks_row": recommended if recommended in with_chart else next(iter(with_chart), None),
         "json": json.dumps(data, indent=2),  # as `wiezen-sim advise --format json`
         "csv": advice.to_csv() + "\n",  # as `--format csv`
-        "ev_chart": ev_chart(data),
-        "trick_charts": [tricks_chart(row, data["samples"]) for row in data["contracts"]],
+        "ev_chart": ev_chart([(name, row) for name, row, show in zip(labels, rows, shown, strict=True) if show], rec),
+        "trick_charts": charts,
     }
 
 
@@ -106,17 +116,22 @@ def _romanian_result(adv) -> dict:
     }
 
 
-def option_name(row: dict, symbols: bool = False) -> str:
-    """A table row in words: ``solo in hearts``, ``abondance 10 in spades``, ``vraag (accepting partner)``."""
-    words = [row["contract"].replace("_", " ")]
-    if row.get("level") is not None:
-        words.append(str(int(row["level"])))
-    if row.get("trump"):
-        words.append(SUIT_SYMBOLS[row["trump"]] if symbols else f"in {SUIT_WORDS[row['trump']]}")
+def option_label(advice: Advice, row: dict) -> str:
+    """A row (or the recommendation) in words: the CLI's name (:meth:`Advice.label`, troel with its trump), its
+    level and its partner: ``abondance 10 ♠``, ``troel ♣``, ``vraag ♥ with the first seat that accepts``."""
+    level = row.get("level")
+    name = row["contract"] if level is None else f"{row['contract']} {int(level)}"
+    words = advice.label({**row, "contract": name}).replace("_", " ")
     partner = row.get("partner")
-    if partner is not None:
-        words.append("(accepting partner)" if partner == "accepting" else f"(partner seat {int(partner)})")
-    return " ".join(words)
+    return words if partner is None else f"{words} with {partner_words(partner)}"
+
+
+def why_not_biddable(row: dict) -> str:
+    """Why a row is not an option to bid now (:meth:`Advice.biddable`): a vraag with a fixed partner seat,
+    whose partner decides, or any other contract under the troel obligation (RULES.md 1.4)."""
+    if row.get("partner") not in (None, "accepting"):
+        return "not a bid: the partner decides"
+    return "not biddable: three or four aces oblige troel"
 
 
 def is_recommended(row: dict, rec: dict) -> bool:
@@ -125,18 +140,18 @@ def is_recommended(row: dict, rec: dict) -> bool:
     return same and row.get("partner") in (None, "accepting")
 
 
-def summary(data: dict) -> str:
-    """The recommendation of an ``Advice.to_dict()`` in one sentence, with the runner-up and how sure it is."""
-    rec, run = data["recommendation"], data["runner_up"]
-    text = f"Bid {option_name(rec)}: {rec['ev_units']:+.2f} units expected."
+def summary(advice: Advice) -> str:
+    """The recommendation in one sentence, with the runner-up and how sure it is."""
+    rec, run, meta = advice.recommendation, advice.runner_up, advice.meta
+    text = f"Bid {option_label(advice, rec)}: {rec['ev_units']:+.2f} units expected."
     if rec["contract"] == "pass":
         text = f"Pass: no contract is expected to gain (pass = {rec['ev_units']:+.2f} units)."
     if run is not None:
         text += (
-            f" Runner-up: {option_name(run)} ({run['ev_units']:+.2f} units); the recommendation is better "
-            f"with probability {data['p_order']:.2f} over {data['samples']:,} sampled deals."
+            f" Runner-up: {option_label(advice, run)} ({run['ev_units']:+.2f} units); the recommendation is better "
+            f"with probability {advice.p_order:.2f} over {meta['deals']:,} sampled deals."
         )
-    if data.get("troel_obligation"):
+    if meta.get("troel_obligation"):
         text += " Three or four aces: troel is obligatory (only open miserie or solo slim may replace it)."
     return text
 
@@ -147,11 +162,11 @@ def _svg(fig: Figure) -> str:
     return out.getvalue()
 
 
-def ev_chart(data: dict) -> str:
-    """SVG: the expected settlement of every biddable option with its 95 % t-interval; the recommendation outlined."""
-    rows = [r for r in data["contracts"] if r["ev_units"] is not None and r.get("partner") in (None, "accepting")]
-    rows.sort(key=lambda r: r["ev_units"])
-    rec = data["recommendation"]
+def ev_chart(options: list[tuple[str, dict]], rec: dict) -> str:
+    """SVG: the expected settlement of the given options (label, row) with its 95 % t-interval, best on top;
+    the recommendation outlined."""
+    options = sorted(options, key=lambda option: option[1]["ev_units"])
+    rows = [row for _, row in options]
     with rc_context({"svg.fonttype": "none"}):
         fig = Figure(figsize=(6.4, 0.32 * len(rows) + 1.3))
         ax = fig.subplots()
@@ -161,7 +176,7 @@ def ev_chart(data: dict) -> str:
         edges = ["black" if is_recommended(r, rec) else "none" for r in rows]
         ax.barh(range(len(rows)), evs, xerr=err, capsize=3, color=[COLOURS.get(r["contract"]) for r in rows],
                 edgecolor=edges, linewidth=1.5)  # fmt: skip
-        ax.set_yticks(range(len(rows)), [option_name(r, symbols=True) for r in rows], fontsize=9)
+        ax.set_yticks(range(len(rows)), [name for name, _ in options], fontsize=9)
         ax.axvline(0, color="grey", lw=0.8)
         ax.set_xlabel(label("ev_units") + ", 95 % interval")
         ax.grid(axis="x", alpha=0.3)
@@ -169,8 +184,8 @@ def ev_chart(data: dict) -> str:
         return _svg(fig)
 
 
-def tricks_chart(row: dict, samples: int) -> str | None:
-    """SVG: the trick distribution of one row (None where the row has only a success test)."""
+def tricks_chart(row: dict, deals: int) -> str | None:
+    """SVG: the trick distribution of one row over the run's ``deals`` (None where the row has only a success test)."""
     dist = row.get("trick_distribution")
     if dist is None:
         return None
@@ -181,7 +196,7 @@ def tricks_chart(row: dict, samples: int) -> str | None:
         ax.set_xticks(range(14))
         ax.set_xlabel(label("mean_tricks"))
         ax.set_ylabel("probability")
-        ax.set_title(f"{row['n']:,} of {samples:,} sampled deals counted", fontsize=10)
+        ax.set_title(f"{row['n']:,} of {deals:,} sampled deals counted", fontsize=10)
         ax.grid(axis="y", alpha=0.3)
         fig.tight_layout()
         return _svg(fig)

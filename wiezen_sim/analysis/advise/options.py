@@ -187,10 +187,11 @@ def play_rows(
     trump = card_suit(turned)
     contracts = rules.contracts()
     options = play_options(rules, hand)
+    ask = asker(wanted)
     for k, (contract, suit) in enumerate(options):
         tricks = res["tricks"][:, k]
-        if contract != "vraag" and (tricks < 0).all():
-            pass  # not asked for (contracts=)
+        if not ask(contract):
+            pass  # not asked for (contracts=), or not in every round of these deals: no trick counts to settle
         elif contract == "vraag":
             accepted = tricks >= 0
             mate = np.where(accepted, res["vraag_partner"], (p + 1) % SEATS)  # any partner where nobody accepts
@@ -212,9 +213,8 @@ def play_rows(
             rows.add(contract, suit, ok, ev, discard=card_name(highest_discard(hand)))
         else:
             rows.add(contract, suit, rows.made(contract, tricks), rows.payout(contract, None, tricks))
-        if contract == "abondance" and suit == 3 and "abondance_in_troef" in contracts:
-            tricks = res["tricks"][:, options.index(("abondance", trump))]
-            if (tricks >= 0).any():
-                ok = rows.made("abondance_in_troef", tricks)
-                rows.add("abondance_in_troef", trump, ok, rows.payout("abondance_in_troef", None, tricks))
+        if contract == "abondance" and suit == 3 and "abondance_in_troef" in contracts and ask("abondance_in_troef"):
+            tricks = res["tricks"][:, options.index(("abondance", trump))]  # played for abondance in troef too
+            ok = rows.made("abondance_in_troef", tricks)
+            rows.add("abondance_in_troef", trump, ok, rows.payout("abondance_in_troef", None, tricks))
     return rows

@@ -15,7 +15,7 @@ scoring), probabilities in [0, 1]. Seeds and batches come from :mod:`wiezen_sim.
 (one seed word per sampled deal or game), so results never depend on ``n_jobs``.
 """
 
-from wiezen_sim.analysis.romanian.bids import MODELS, Advice, BidOption, advise
+from wiezen_sim.analysis.romanian.bids import MODELS, Advice, BidOption, advise, check_bid_sigma
 from wiezen_sim.analysis.romanian.games import (
     DealRecord,
     GameRecord,
@@ -52,6 +52,7 @@ __all__ = [
     "Trick",
     "advise",
     "bid_view",
+    "check_bid_sigma",
     "forehead_p_win",
     "heuristic_bidder",
     "make_policy",

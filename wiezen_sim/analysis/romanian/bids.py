@@ -57,9 +57,10 @@ from wiezen_sim.parallel import resolve_seed, run_batches, sample_seeds
 from wiezen_sim.rules.romanian import (
     VISIBILITIES,
     RomanianScoring,
-    check_bids,
+    check_bids_so_far,
     check_cards_in_deck,
     check_players,
+    check_turned,
     deal_score,
     deck_mask,
     forbidden_bid,
@@ -74,6 +75,7 @@ __all__ = [
     "BidOption",
     "advise",
     "advise_unchecked",
+    "check_bid_sigma",
     "forehead_outcomes",
     "parse_turned",
 ]
@@ -294,7 +296,8 @@ def advise(
         ValueError: players outside 3–6, a hand of 0 or more than 8 cards or with a card
             outside the deck, a bad seat, trump card missing/superfluous/in the hand/
             outside the deck, the wrong number of bids or a bid outside 0..cards,
-            unknown scoring or model, samples < 1, a negative seed, bid_sigma < 0, or (with
+            unknown scoring or model, samples < 1, a negative seed, a bad bid_sigma
+            (:func:`check_bid_sigma`), or (with
             ``bid_sigma``) no sample consistent with the earlier bids; an unknown
             visibility, a hand given in a forehead or blind deal (or missing in a normal
             one), ``others`` not ``players − 1`` single distinct cards of the deck or given
@@ -337,32 +340,37 @@ def advise(
                 raise ValueError(f"card {card_name(m.bit_length() - 1)} is given twice")
             shown.append(m.bit_length() - 1)
         shown.insert(seat, -1)
-    if cards == 8 and turned is not None:
-        raise ValueError("8-card deals use the whole deck: there is no turned card (give trump none)")
-    if cards < 8 and turned is None:
-        raise ValueError(f"a {cards}-card deal has a turned card: give it as trump (e.g. 'QH')")
-    if turned is not None:
-        check_cards_in_deck(1 << turned, players, "trump")
-        if mask >> turned & 1:
-            raise ValueError(f"the turned card {card_name(turned)} cannot be in the hand")
-        if turned in shown:
-            raise ValueError(f"the turned card {card_name(turned)} cannot be in another seat's hand")
+    check_turned(turned, players, cards, mask)
+    if turned is not None and turned in shown:
+        raise ValueError(f"the turned card {card_name(turned)} cannot be in another seat's hand")
     bids = tuple(int(b) if not isinstance(b, bool) else b for b in bids_so_far)
-    if len(bids) != seat:
-        raise ValueError(f"seat {seat} bids after {seat} players: give {seat} bids so far, got {len(bids)}")
-    check_bids(players, cards, bids)
+    check_bids_so_far(players, cards, seat, bids)
     rule = get_scoring(scoring)
     if model not in MODELS:
         raise ValueError(f"model must be one of {', '.join(MODELS)}, got {model!r}")
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
         raise ValueError(f"samples must be a positive integer, got {samples!r}")
-    if not bid_sigma >= 0:
-        raise ValueError(f"bid_sigma must be ≥ 0, got {bid_sigma!r}")
+    bid_sigma = check_bid_sigma(bid_sigma)
     seed = resolve_seed(seed)
     if visibility == "forehead":
         return _advise_forehead(players, seat, shown, turned, bids, rule)
     return advise_unchecked(mask, players, seat, cards, turned, bids, rule, samples, seed, model, n_jobs,
-                            float(bid_sigma), visibility == "blind")  # fmt: skip
+                            bid_sigma, visibility == "blind")  # fmt: skip
+
+
+def check_bid_sigma(bid_sigma: float) -> float:
+    """Validate the bid weighting σ of :func:`advise` (in bids; 0 = no weighting) and return it as ``float``.
+
+    Raises:
+        ValueError: negative, not finite, or so small that σ² is 0 in floating point
+            (below about 1e-162: the weights exp(−d²/2σ²) cannot be computed).
+    """
+    sigma = float(bid_sigma)
+    if not (sigma >= 0 and math.isfinite(sigma)):
+        raise ValueError(f"bid_sigma must be a finite number ≥ 0, got {bid_sigma!r}")
+    if sigma > 0 and sigma * sigma == 0:
+        raise ValueError(f"bid_sigma {bid_sigma!r} is too small to weight by (its square is 0): give 0 or a larger one")
+    return sigma
 
 
 def _advise_forehead(

@@ -154,10 +154,12 @@ class Panel {
         this.samples = msg.samples;
         this.setUrl(values, msg.seed);
         if (this.kind === "wiezen") progress.max = msg.samples;
-        this.status(`running ${msg.samples.toLocaleString()} sampled deals, seed ${msg.seed}…`);
+        // Wiezen: samples is a ceiling (the advisor stops once the answer is clear)
+        const upTo = this.kind === "wiezen" ? "up to " : "";
+        this.status(`running ${upTo}${msg.samples.toLocaleString()} sampled deals, seed ${msg.seed}…`);
       } else if (msg.type === "progress") {
         progress.value = msg.done;
-        this.status(`${msg.done.toLocaleString()} of ${this.samples.toLocaleString()} deals`);
+        this.status(`${msg.done.toLocaleString()} deals of at most ${this.samples.toLocaleString()}`);
       } else if (msg.type === "error") {
         $(`${this.kind}-form-error`).textContent = msg.message;
         this.status("");
@@ -213,7 +215,10 @@ class WiezenPanel extends Panel {
     });
     this.field("method").addEventListener("change", () => this.methodChanged());
     this.methodChanged();
+    $("wiezen-all").addEventListener("change", () => this.showAll());
   }
+
+  showAll() { $("wiezen-table").classList.toggle("all", $("wiezen-all").checked); }
 
   methodChanged() {
     const pimc = this.field("method").value.startsWith("pimc");
@@ -229,7 +234,9 @@ class WiezenPanel extends Panel {
     summary.dataset.contract = a.recommendation.contract;
     summary.dataset.trump = a.recommendation.trump || "";
     $("wiezen-meta").textContent = `hand ${a.hand} · seat ${a.seat} · turned ${a.turned} · rules ${a.rules} · `
-      + `method ${a.method} · ${a.samples.toLocaleString()} sampled deals · seed ${a.seed}`;
+      + `method ${a.method} · ${a.deals.toLocaleString()} sampled deals`
+      + (a.stopped_early ? ` (stopped early, the answer clear; at most ${a.samples.toLocaleString()})` : "")
+      + ` · seed ${a.seed}`;
     this.downloads(msg, `wiezen-advise-seed${a.seed}`);
     const body = header($("wiezen-table"),
       ["contract", "P(success)", "95 % CI", "mean tricks", "EV (units)", "EV 95 % CI", "n", "note"]);
@@ -247,22 +254,32 @@ class WiezenPanel extends Panel {
       const notes = [];
       if (r.p_accept !== null && r.p_accept !== undefined) notes.push(`accepted in ${(100 * r.p_accept).toFixed(0)} % of deals`);
       if (r.discard) notes.push(`discard ${r.discard}`);
-      cell(tr, notes.join("; "));
+      if (msg.not_biddable[i]) notes.push(msg.not_biddable[i]);
+      cell(tr, notes.join("; "), { class: "note" });
+      if (msg.not_biddable[i]) tr.classList.add("illegal");
+      if (!msg.shown[i]) tr.classList.add("extra");
       if (i === msg.recommended) tr.classList.add("recommended");
       if (msg.trick_charts[i]) {
         tr.classList.add("has-tricks");
         tr.addEventListener("click", () => this.tricks(msg, i));
       }
     });
+    const hidden = msg.shown.filter((shown) => !shown).length;
+    $("wiezen-hidden").textContent = hidden === 0 ? ""
+      : `(${hidden} more: options never made in these deals, and rows not yours to bid now)`;
+    this.showAll();
     $("wiezen-ev-chart").innerHTML = msg.ev_chart;
-    const first = msg.trick_charts[msg.recommended] ? msg.recommended : msg.trick_charts.findIndex((c) => c);
-    this.tricks(msg, first);
+    this.tricks(msg, msg.tricks_row);
   }
 
   tricks(msg, i) {
     const rows = $("wiezen-table").tBodies[0].rows;
     for (const tr of rows) tr.classList.remove("selected");
-    if (i < 0 || i === null) { $("wiezen-tricks-chart").textContent = "no row with trick counts"; return; }
+    if (i === null) {
+      $("wiezen-tricks-caption").textContent = "Trick distribution";
+      $("wiezen-tricks-chart").textContent = "none of the rows shown has one (the rows with mean tricks do)";
+      return;
+    }
     rows[i].classList.add("selected");
     $("wiezen-tricks-caption").textContent = `Trick distribution: ${msg.labels[i]}`;
     $("wiezen-tricks-chart").innerHTML = msg.trick_charts[i];
