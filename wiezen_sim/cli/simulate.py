@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 
-from wiezen_sim.analysis.sessions import MAX_HANDS, MAX_SESSIONS, simulate_sessions
+from wiezen_sim.analysis.sessions import MAX_HANDS, MAX_SESSIONS, SessionsResult, simulate_sessions
 from wiezen_sim.cli.args import add_jobs, add_output, add_rules, add_verb, emit, int_range, note, output_path
+from wiezen_sim.parallel import Interrupted
 
 __all__ = ["add", "run"]
 
@@ -18,18 +19,32 @@ def _parquet_path(text: str) -> str:
 
 
 def run(args: argparse.Namespace) -> None:
-    """Play the sessions; print chips per hand per bot (and write the per-hand log with ``--log``)."""
+    """Play the sessions; print chips per hand per bot (and write the per-hand log with ``--log``).
+
+    Stopped (Ctrl-C, SIGTERM): the summary of the sessions finished, marked PARTIAL (no log).
+    """
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    result = simulate_sessions(args.hands, args.sessions, args.rules, bots, args.seed, args.jobs,
-                               chip_limit=args.until_chips, progress=False if args.quiet else None)  # fmt: skip
+    try:
+        result = simulate_sessions(args.hands, args.sessions, args.rules, bots, args.seed, args.jobs,
+                                   chip_limit=args.until_chips, progress=False if args.quiet else None,
+                                   backend="loky")  # fmt: skip
+    except Interrupted as stop:
+        if isinstance(stop.partial, SessionsResult):
+            _print(args, stop.partial)
+        raise
     if args.log:
         result.log.to_parquet(args.log, index=False)
         note(args, f"wrote the per-hand log ({len(result.log)} deals) to {args.log}")
+    _print(args, result)
+
+
+def _print(args: argparse.Namespace, result: SessionsResult) -> None:
     if args.format == "json":
         emit(args, json.dumps(result.to_dict()))
     elif args.format == "csv":
         m = result.meta
-        head = f"# sessions {m['sessions']}, hands {m['hands']}, rules {m['rules']}, seed {m['seed']}\n"
+        head = "# PARTIAL: the run was stopped; the sessions finished\n" if m.get("partial") else ""
+        head += f"# sessions {m['sessions']}, hands {m['hands']}, rules {m['rules']}, seed {m['seed']}\n"
         emit(args, head + result.summary.round(4).to_csv(index=False).rstrip("\n"))
     else:
         emit(args, result.format_table())

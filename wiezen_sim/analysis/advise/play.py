@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from wiezen_sim.analysis.advise.dd_table import dd_batch
 from wiezen_sim.analysis.advise.deals import DEALER, sample_hands
 from wiezen_sim.cards import card_suit
 from wiezen_sim.rules.auction import Declaration, aces
@@ -128,3 +129,32 @@ def _troel_partner(record: PlayRecord, seat: int) -> int:
     leader = record.tricks[0][0]
     assert leader != seat
     return leader
+
+
+class DealBatch:
+    """The advisor's task for a worker: the answers of one batch of sampled deals, by any method.
+
+    Picklable, and in this module (not with :func:`~wiezen_sim.analysis.advise.advise`) so
+    that a worker process imports only the solvers it runs, not pandas or scipy.
+    ``DealBatch(...)(seeds)`` is :func:`~wiezen_sim.analysis.advise.dd_table.dd_batch`
+    (``method="dd"``) or :func:`play_batch` of the ``uint64`` seed words.
+    """
+
+    def __init__(
+        self,
+        hand: int,
+        seat: int,
+        turned: int,
+        rules: RuleSet,
+        accept_tricks: float,
+        wanted: frozenset[str] | None,
+        method: str = "dd",
+        worlds: int = 16,
+    ) -> None:
+        self.args = (hand, seat, turned, rules, accept_tricks, wanted)
+        self.method, self.worlds = method, worlds
+
+    def __call__(self, seeds: np.ndarray) -> dict[str, np.ndarray]:
+        if self.method == "dd":
+            return dd_batch(seeds, *self.args)
+        return play_batch(seeds, *self.args, self.method, self.worlds)
