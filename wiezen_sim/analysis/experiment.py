@@ -63,7 +63,6 @@ import platform
 import shutil
 import subprocess
 import time
-import tomllib
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
@@ -80,7 +79,7 @@ from wiezen_sim.cards import FULL_DECK, SUITS, card_count, card_name, cards_of, 
 from wiezen_sim.parallel import Interrupted, progress_bar, resolve_backend, resolve_seed, run_tasks, sample_seeds
 from wiezen_sim.rules.auction import LEVELS
 from wiezen_sim.rules.contracts import contract_spec
-from wiezen_sim.rules.ruleset import get_rules
+from wiezen_sim.rules.ruleset import get_rules, read_toml
 from wiezen_sim.vocabulary import SEAT_NAMES, parse_seat, seat_name
 
 __all__ = [
@@ -272,16 +271,7 @@ def load_experiment(source: str | Path | dict, samples: int | None = None) -> Ex
         raw, stem, where = dict(source), "experiment", ""
     else:
         path = Path(source)
-        try:
-            raw = tomllib.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise ValueError(f"no experiment file {path}") from None
-        except OSError as exc:
-            raise ValueError(f"cannot read the experiment file {path}: {exc.strerror}") from None
-        except UnicodeDecodeError:
-            raise ValueError(f"{path}: not a TOML file (not UTF-8 text)") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise ValueError(f"{path}: not valid TOML ({exc})") from None
+        raw = read_toml(path, "experiment file")
         stem, where = path.stem, f"{path}: "
     unknown = set(raw) - SPEC_KEYS
     if unknown:

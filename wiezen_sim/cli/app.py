@@ -53,6 +53,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     parser = build_parser()
     args = parser.parse_args(argv)
+    verb = " ".join(v for v in (args.command, getattr(args, "romanian_command", None)) if v)  # as argparse says it
     try:
         with stop_signals():
             args.func(args)
@@ -61,14 +62,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except MemoryError:
-        print(f"wiezen-sim {args.command}: error: not enough memory for this run (ask for less)", file=sys.stderr)
+        print(f"wiezen-sim {verb}: error: not enough memory for this run (ask for less)", file=sys.stderr)
         return EXIT_USAGE
     except (UsageError, ValueError, OSError) as exc:
-        print(f"wiezen-sim {args.command}: error: {exc}", file=sys.stderr)
+        print(f"wiezen-sim {verb}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt as exc:
         stop = exc if isinstance(exc, Interrupted) else Interrupted()
-        said = f"wiezen-sim {args.command}: stopped by {signal.Signals(stop.signum).name}"
+        said = f"wiezen-sim {verb}: stopped by {signal.Signals(stop.signum).name}"
         if stop.total:
             said += f" after {stop.summary()}"
         if stop.partial is not None:

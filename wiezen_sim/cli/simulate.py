@@ -9,7 +9,9 @@ from wiezen_sim.analysis.sessions import MAX_HANDS, MAX_SESSIONS, SessionsResult
 from wiezen_sim.cli.args import add_jobs, add_output, add_rules, add_verb, emit, int_range, note, output_path
 from wiezen_sim.parallel import Interrupted
 
-__all__ = ["add", "run"]
+__all__ = ["MAX_CHIP_LIMIT", "add", "run"]
+
+MAX_CHIP_LIMIT = 10_000_000  # units: more than MAX_HANDS hands can move (a larger limit is no limit)
 
 
 def _parquet_path(text: str) -> str:
@@ -68,7 +70,8 @@ def add(sub: argparse._SubParsersAction) -> None:
         help="comma-separated BIDDER[@PLAYER], rotated over the seats; bidders conservative, neutral, aggressive, "
         "threshold:A, advisor[:S]; players heuristic (default), pimc[:M], random",
     )
-    p.add_argument("--until-chips", type=int_range(1), help="end a session once a seat has won or lost this many chips")
+    p.add_argument("--until-chips", type=int_range(1, MAX_CHIP_LIMIT),
+                   help="end a session once a seat has won or lost this many chips")  # fmt: skip
     p.add_argument("--seed", type=int_range(0), default=1, help="seed (default 1; printed)")
     add_jobs(p)
     p.add_argument("--log", type=_parquet_path, metavar="FILE.parquet", help="also write the per-hand log (Parquet)")

@@ -146,7 +146,8 @@ class Advice:
                 parts.append(f"pass: {said}, 0" if said == "yes" else "pass: 0")
             else:
                 ev = f"{row['ev_units']:+.1f}".replace("-", "−")
-                parts.append(f"{self.label(row)}: {said}, {row['p_success']:.2f}, {ev} units")
+                p = "no deal counted" if math.isnan(row["p_success"]) else f"{row['p_success']:.2f}"  # vraag: n = 0
+                parts.append(f"{self.label(row)}: {said}, {p}, {ev} units")
         return " · ".join(parts)
 
     def partial_note(self) -> str:
