@@ -156,7 +156,7 @@ class Advice:
         if not m.get("partial"):
             return ""
         return (f"PARTIAL: the run was stopped after {m['deals']:,} of the (at most) {m['samples']:,} sampled deals "
-                f"asked for; every number is over the {m['deals']:,} deals finished")  # fmt: skip
+                f"asked for; every number is over the {m['deals']:,} finished")  # fmt: skip
 
     def _comment(self) -> list[str]:
         m, rec = self.meta, self.recommendation
