@@ -16,6 +16,7 @@ import pytest
 from wiezen_sim.parallel import (
     BATCH_SECONDS,
     Interrupted,
+    progress_bar,
     resolve_backend,
     run_batches,
     run_tasks,
@@ -113,3 +114,17 @@ def test_stop_signals_raise_interrupted_and_restore_the_handlers():
     assert stopped.value.signum == signal.SIGTERM and isinstance(stopped.value, KeyboardInterrupt)
     assert signal.getsignal(signal.SIGTERM) is before
     assert Interrupted(signal.SIGINT).summary() == "0 of 0 samples finished"
+
+
+def test_the_time_left_counts_from_the_first_result():
+    """The start-up before the first result (imports, worker processes) is not counted as work: the rate is
+    the mean since the first update, and the bar says 'at most' for a ceiling."""
+    with progress_bar(100, "deals", show=True, ceiling=True) as bar:
+        time.sleep(0.5)  # start-up: nothing finished
+        bar.update(1)
+        time.sleep(0.1)
+        bar.update(10)
+        rate = bar.format_dict["rate"]
+        assert 2 * 11 / 0.6 < rate <= 10 / 0.1, rate  # since the first update (10 / 0.1), not the start (11 / 0.6)
+        text = str(bar)
+    assert "11 of at most 100" in text and "at most" in text.split("elapsed")[1]

@@ -23,7 +23,7 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator, MutableMapping
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from typing import Any, TypeVar
 
@@ -221,18 +221,39 @@ def run_tasks(
 def progress_bar(total: int, desc: str, show: bool | None = None, ceiling: bool = False, initial: int = 0) -> tqdm:
     """A progress bar on stderr: ``desc: 120/1000 |███   | 00:10 elapsed, 01:13 left``.
 
-    The time left is the work left at the mean rate since the start (not a recent
-    burst; ``initial`` samples, finished by an earlier run, do not count in the rate).
-    ``ceiling``: the run may stop earlier by itself, so the bar reads ``120 of at most
-    1000`` and ``at most 01:13 left``. ``show``: None = only when stderr is a terminal.
+    The time left is the work left at the mean rate since the first update (:class:`_Bar`):
+    neither a recent burst nor the start-up before the first result (imports, worker
+    processes, the kernels loaded) counts. ``initial`` samples, finished by an earlier run,
+    are not counted in the rate either. ``ceiling``: the run may stop earlier by itself, so
+    the bar reads ``120 of at most 1000`` and ``at most 01:13 left``. ``show``: None = only
+    when stderr is a terminal.
     """
     if ceiling:
         form = "{desc}: {n_fmt} of at most {total_fmt} |{bar}| {elapsed} elapsed, at most {remaining} left"
     else:
         form = "{desc}: {n_fmt}/{total_fmt} |{bar}| {elapsed} elapsed, {remaining} left"
     show = sys.stderr.isatty() if show is None else show
-    return tqdm(total=total, desc=desc, disable=not show, file=sys.stderr, smoothing=0, bar_format=form,
-                initial=initial)  # fmt: skip
+    return _Bar(total=total, desc=desc, disable=not show, file=sys.stderr, bar_format=form, initial=initial)
+
+
+class _Bar(tqdm):
+    """tqdm whose rate (and so the time left) is the mean since the first update."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.first: tuple[float, float] | None = None  # (time, count) at the first update
+        super().__init__(smoothing=0, **kwargs)
+
+    def update(self, n: float | None = 1) -> bool | None:
+        if self.first is None and n:
+            self.first = (time.time(), self.n + n)
+        return super().update(n)
+
+    @property
+    def format_dict(self) -> MutableMapping[str, Any]:
+        form = super().format_dict
+        if self.first is not None and self.n > self.first[1]:
+            form["rate"] = (self.n - self.first[1]) / max(time.time() - self.first[0], 1e-9)
+        return form
 
 
 @contextlib.contextmanager
