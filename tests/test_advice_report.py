@@ -10,7 +10,7 @@ import re
 
 import pandas as pd
 
-from wiezen_sim.analysis.advise import advise
+from wiezen_sim.analysis.advise import Advice, advise
 from wiezen_sim.analysis.charts import plot_advice
 from wiezen_sim.cli import main
 
@@ -94,3 +94,13 @@ def test_plot_has_intervals_and_a_caption(capsys, tmp_path):
 def test_verdict_api():
     advice = advise("S:AKQJ98 H:AK2 D:K3 C:52", "eldest", "7H", samples=8, seed=1, n_jobs=1)
     assert advice.verdict().split(":")[0] == advice.label(advice.recommendation)
+
+
+def test_verdict_of_a_vraag_nobody_accepted():
+    """A vraag that nobody accepted in the sampled deals has no P(success): said in words, never 'nan'."""
+    table = pd.DataFrame([
+        {"contract": "solo", "trump": "H", "partner": None, "p_success": 1.0, "ev_units": 5.7, "n": 64},
+        {"contract": "vraag", "trump": "H", "partner": "accepting", "p_success": float("nan"), "ev_units": 0.0, "n": 0},
+    ])  # fmt: skip
+    advice = Advice(table, pd.DataFrame(), {"contract": "solo", "trump": "H", "ev_units": 5.7}, None, 1.0, {})
+    assert advice.verdict() == "solo ♥: yes, 1.00, +5.7 units · vraag ♥: no, no deal counted, +0.0 units · pass: 0"

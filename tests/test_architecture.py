@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import ast
 import importlib
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -173,3 +175,29 @@ def test_no_module_is_over_800_lines():
     """A module past 800 lines holds more than one idea: split it along its seams."""
     long = {m: n for m, p in MODULES.items() if (n := len(p.read_text().splitlines())) > MAX_LINES}
     assert not long, f"modules over {MAX_LINES} lines: {long}"
+
+
+def test_top_level_names_are_imported_on_first_use():
+    """``import wiezen_sim`` loads no analysis module (the facade and ``analysis.advise`` are lazy), so the
+    command line and a worker process import only what they use: a worker running the advisor's batches
+    (``DealBatch``) imports no pandas. ``from wiezen_sim import advise`` still works."""
+    code = (
+        "import sys\n"
+        "import wiezen_sim\n"
+        "assert not [m for m in sys.modules if m.startswith('wiezen_sim.')], sorted(sys.modules)\n"
+        "from wiezen_sim.analysis.advise.play import DealBatch\n"
+        "import wiezen_sim.parallel\n"
+        "assert 'pandas' not in sys.modules and 'wiezen_sim.analysis.advise.recommend' not in sys.modules\n"
+        "from wiezen_sim import advise, play_deal, simulate_sessions\n"
+        "from wiezen_sim.analysis.advise import Advice, advise as advise2\n"
+        "assert advise is advise2 and advise.__module__ == 'wiezen_sim.analysis.advise.recommend'\n"
+        "assert set(wiezen_sim.__all__) <= set(dir(wiezen_sim))\n"
+        "try:\n"
+        "    wiezen_sim.nothing\n"
+        "except AttributeError as exc:\n"
+        "    assert 'nothing' in str(exc)\n"
+        "else:\n"
+        "    raise AssertionError('an unknown name was found')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

@@ -65,6 +65,22 @@ def test_missing_and_binary_experiment_files_are_named(tmp_path):
     assert "binary.toml: not a TOML file" in refuse(tmp_path, "experiment", "binary.toml")
 
 
+def test_missing_and_binary_rules_files_are_named(tmp_path):
+    """As experiment files: the file named, no raw [Errno 2] or codec error (issue 23)."""
+    assert refuse(tmp_path, "advise", "--rules", "nope.toml").endswith("advise: error: no rules file nope.toml")
+    (tmp_path / "binary.toml").write_bytes(bytes(range(256)))
+    err = refuse(tmp_path, "advise", "--rules", "binary.toml")
+    assert err.endswith("advise: error: binary.toml: not a TOML file (not UTF-8 text)")
+    (tmp_path / "bad.toml").write_text("= broken\n", encoding="utf-8")
+    assert "advise: error: bad.toml: not valid TOML" in refuse(tmp_path, "advise", "--rules", "bad.toml")
+    assert files(tmp_path) == {Path("binary.toml"), Path("bad.toml")}
+
+
+def test_errors_name_the_whole_verb(tmp_path):
+    err = refuse(tmp_path, "romanian", "advise", "AS KH 9D", "--players", "4", "--seat", "9", "--trump", "QD")
+    assert err.startswith("wiezen-sim romanian advise: error: unknown seat '9'")
+
+
 def test_simulate_out_in_a_missing_folder_is_refused_before_the_run(tmp_path):
     # 10000 sessions of 10000 hands would run for days: the refusal must come first
     err = refuse(tmp_path, "simulate", "--hands", "10000", "--sessions", "10000", "--log", "missing/log.parquet")
@@ -78,6 +94,7 @@ def test_simulate_out_in_a_missing_folder_is_refused_before_the_run(tmp_path):
         (["simulate", "--hands", HUGE], f"argument --hands: must be from 1 to 10000, got {HUGE}"),
         (["simulate", "--sessions", HUGE], f"argument --sessions: must be from 1 to 10000000, got {HUGE}"),
         (["romanian", "simulate", "--players", "4", "--games", HUGE], "argument --games: must be from 1 to"),
+        (["simulate", "--until-chips", HUGE], f"argument --until-chips: must be from 1 to 10000000, got {HUGE}"),
     ],
 )
 def test_huge_counts_are_refused_before_any_work(tmp_path, argv, message):

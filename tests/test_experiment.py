@@ -16,6 +16,7 @@ import pytest
 
 from wiezen_sim.analysis.advise import advise
 from wiezen_sim.analysis.experiment import (
+    _dask_client,
     decisions,
     hand_class,
     load_experiment,
@@ -283,3 +284,15 @@ def test_cli_errors_are_one_line(tmp_path, capsys):
     assert main(["experiment", str(spec), "--scheduler", "tcp://127.0.0.1:1"]) == 2
     assert "--backend dask" in capsys.readouterr().err
     assert os.path.exists(spec)
+
+
+def test_local_dask_cluster_has_the_workers_asked_for(monkeypatch):
+    """--jobs N gives N dask workers, -1 one per core (an operator-precedence slip once gave every core)."""
+    distributed = pytest.importorskip("distributed")
+    started = []
+    monkeypatch.setattr(distributed, "LocalCluster", lambda n_workers, **kwargs: started.append(n_workers) or "cluster")
+    monkeypatch.setattr(distributed, "Client", lambda cluster: ("client", cluster))
+    assert _dask_client(None, 1) == (("client", "cluster"), "cluster")
+    _dask_client(None, 3)
+    _dask_client(None, -1)
+    assert started == [1, 3, os.cpu_count()]

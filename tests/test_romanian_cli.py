@@ -113,3 +113,24 @@ def test_bad_input_one_line_exit_2(capsys, argv, message):
     assert message in err
     assert len(err.splitlines()) == 1
     assert "Traceback" not in err
+
+
+def _strict(text: str):
+    """JSON as the standard has it: NaN or Infinity is an error."""
+
+    def refuse(constant: str):
+        raise ValueError(f"not JSON: {constant}")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_json_has_null_not_nan(capsys):
+    """One sampled deal or one game has no interval: null in the JSON, never NaN (invalid JSON)."""
+    argv = ["romanian", "advise", "AS KH 9D", "--players", "4", "--seat", "dealer", "--trump", "QD", "--bids", "1,0,1"]
+    assert run([*argv, "--samples", "1", "--format", "json"]) == 0
+    out = _strict(capsys.readouterr().out)
+    assert all(o["expected_score_ci"] == [None, None] for o in out["options"]) and out["partial"] is False
+    argv = ["romanian", "simulate", "--players", "3", "--games", "1", "--policies", "heuristic,random"]
+    assert run([*argv, "--format", "json"]) == 0
+    out = _strict(capsys.readouterr().out)
+    assert out["games"] == 1 and all(r["score_lo"] is None and r["score_hi"] is None for r in out["rows"])

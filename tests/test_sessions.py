@@ -301,8 +301,9 @@ def test_cli_simulate_json_and_log(tmp_path, capsys):
                  "--seed", "5", "--format", "json", "--log", str(out), "--quiet"])  # fmt: skip
     assert code == 0
     data = json.loads(capsys.readouterr().out)
-    assert set(data) == {"sessions", "hands", "seed", "chips", "summary"}
-    assert data["sessions"] == 3 and data["hands"] == 4 and data["seed"] == 5 and len(data["chips"]) == 3
+    assert set(data) == {"partial", "sessions", "hands", "seed", "chips", "summary"}
+    assert data["partial"] is False and data["sessions"] == 3 and data["hands"] == 4 and data["seed"] == 5
+    assert len(data["chips"]) == 3
     assert all(len(row) == 4 and sum(row) == 0 for row in data["chips"])
     assert [set(r) for r in data["summary"]] == [{"bot", "chips_per_hand", "ci_low", "ci_high"}] * 2
     assert len(pd.read_parquet(out)) >= 12

@@ -1,9 +1,18 @@
-"""Parallel batches with joblib (DESIGN.md layer 6).
+"""Parallel batches that can be stopped (DESIGN.md layer 6).
 
 Every sample gets its own 64-bit seed word from ``numpy.random.SeedSequence(seed)``;
 batches only group samples. So a result depends on the seed and the sample count,
-never on ``n_jobs``, the batch size or the backend (sequential, loky, or Dask through
-joblib's ``dask`` backend).
+never on ``n_jobs``, the batch size or the backend (this process, loky's worker
+processes, or a ``dask.distributed`` cluster).
+
+Batches run on an executor (:func:`run_batches` in sample order, :func:`run_tasks` in
+the order they finish). With the ``loky`` backend they run in worker processes, one
+worker included: a double-dummy search in numba does not look at signals, so only a
+worker process can be stopped in the middle of one. While a run is on, Ctrl-C (SIGINT)
+and SIGTERM raise :class:`Interrupted` in the main thread at once (:func:`stop_signals`);
+the queued batches are dropped and the worker processes killed (SIGKILL, with any
+process they started), and the exception carries what was finished. The workers
+ignore SIGINT (a terminal's Ctrl-C reaches the whole process group): the parent decides.
 """
 
 from __future__ import annotations
@@ -12,17 +21,66 @@ import contextlib
 import signal
 import sys
 import threading
-from collections.abc import Callable, Iterator, Sequence
-from typing import TypeVar
+import time
+from collections import deque
+from collections.abc import Callable, Generator, Iterable, Iterator, MutableMapping
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from typing import Any, TypeVar
 
 import numpy as np
-from joblib import Parallel, delayed, parallel_config
+from joblib import effective_n_jobs
+from joblib.externals.loky import get_reusable_executor
 from tqdm.auto import tqdm
 
-__all__ = ["BACKENDS", "batches", "resolve_seed", "run_batches", "sample_seeds"]
+__all__ = [
+    "BACKENDS",
+    "BATCH_SECONDS",
+    "Interrupted",
+    "progress_bar",
+    "resolve_backend",
+    "resolve_seed",
+    "run_batches",
+    "run_tasks",
+    "sample_seeds",
+    "stop_signals",
+]
 
 T = TypeVar("T")
-BACKENDS = ("loky", "sequential", "dask", "threading")
+R = TypeVar("R")
+BACKENDS = ("loky", "sequential", "dask")
+BATCH_SECONDS = 0.5  # adaptive batches aim at about this much work each (progress and stopping granularity)
+IDLE_SECONDS = 300  # loky's worker processes wait this long for the next batch before they exit (joblib's default)
+AHEAD = 2  # batches handed out per worker before the first one is back
+
+
+class Interrupted(KeyboardInterrupt):
+    """A run stopped by Ctrl-C (SIGINT) or SIGTERM, with what it had finished.
+
+    A ``KeyboardInterrupt``, so code that knows nothing of it stops as on Ctrl-C.
+
+    Attributes:
+        signum: the signal (``signal.SIGINT`` or ``signal.SIGTERM``).
+        done: samples finished: the first ``done`` of the run, in sample order.
+        total: samples the run was asked for; ``ceiling`` True when the run may stop
+            earlier by itself (the advisor's stop rule), so ``total`` is an upper bound.
+        unit: what a sample is, in words (``sampled deals``, ``sessions``, ``games``, ``hands``).
+        results: the finished batches' results, in batch order (:func:`run_batches`).
+        partial: the analysis result over the finished samples, or None (set by the analysis layer).
+        hint: what can be done with what was finished, in words, or empty.
+    """
+
+    def __init__(self, signum: int = signal.SIGINT) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = int(signum)
+        self.done, self.total, self.ceiling, self.unit = 0, 0, False, "samples"
+        self.results: list = []
+        self.partial: object = None
+        self.hint = ""
+
+    def summary(self) -> str:
+        """``80 of at most 1000 sampled deals finished`` (the counts as set by the run)."""
+        bound = "at most " if self.ceiling else ""
+        return f"{self.done:,} of {bound}{self.total:,} {self.unit} finished"
 
 
 def resolve_seed(seed: int | None) -> int:
@@ -48,79 +106,251 @@ def sample_seeds(seed: int, n_samples: int, stream: int = 0) -> np.ndarray:
     return np.random.SeedSequence(seed, spawn_key=(stream,)).generate_state(n_samples, dtype=np.uint64)
 
 
-def batches(items: np.ndarray, batch_size: int) -> list[np.ndarray]:
-    """Split a 1-D array into consecutive batches of at most ``batch_size``."""
-    return [items[i : i + batch_size] for i in range(0, len(items), batch_size)]
+def resolve_backend(backend: str | None, n_jobs: int) -> str:
+    """The backend to use: ``backend`` itself, or by default ``sequential`` (this process) for
+    ``n_jobs == 1`` and ``loky`` otherwise.
+
+    Raises:
+        ValueError: an unknown backend or ``n_jobs == 0``.
+    """
+    if n_jobs == 0:
+        raise ValueError("jobs must be a worker count ≥ 1, or negative for all cores (-1) and joblib's -2, …")
+    if backend is None:
+        return "sequential" if n_jobs == 1 else "loky"
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
+    return backend
 
 
 def run_batches(
     task: Callable[[np.ndarray], T],
     seeds: np.ndarray,
-    batch_size: int = 25,
+    batch_size: int | None = None,
     n_jobs: int = -1,
-    backend: str = "loky",
+    backend: str | None = None,
     progress: bool | None = None,
     desc: str = "samples",
     on_progress: Callable[[int], None] | None = None,
 ) -> list[T]:
-    """Run ``task(seed_batch)`` over batches of ``seeds`` in parallel, results in batch order.
+    """Run ``task(seed_batch)`` over consecutive batches of ``seeds``, results in batch order.
 
     Args:
         task: a picklable function of one ``uint64`` seed array.
         seeds: ``uint64[n]`` from :func:`sample_seeds`.
-        batch_size: samples per task call.
-        n_jobs: joblib worker count (-1 = all cores; 1 runs in this process).
-        backend: ``loky`` (default), ``sequential``, ``threading`` or ``dask`` (needs a
-            ``dask.distributed`` client, see the experiments).
+        batch_size: samples per task call; None: adaptive, from 1 up to what takes about
+            :data:`BATCH_SECONDS` in a worker (measured on the batches finished), so that
+            progress and stopping come within about a batch's time. A task whose result
+            depends on how the samples are grouped (a float sum) needs a fixed size.
+        n_jobs: workers (-1 = all cores).
+        backend: ``loky`` (worker processes, for any ``n_jobs``), ``sequential`` (this
+            process: cannot be stopped inside a batch) or ``dask`` (the current
+            ``dask.distributed`` client); None: :func:`resolve_backend`.
         progress: a progress bar on stderr; default only when stderr is a terminal.
         on_progress: called after each batch with the number of samples finished so far.
 
     Raises:
-        ValueError: unknown backend or a bad batch size.
+        ValueError: unknown backend, ``n_jobs`` = 0 or a bad batch size.
+        Interrupted: Ctrl-C or SIGTERM (the workers killed; ``done`` and ``results`` the
+            batches finished before).
     """
-    if backend not in BACKENDS:
-        raise ValueError(f"unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
-    if batch_size <= 0:
+    backend = resolve_backend(backend, n_jobs)
+    if batch_size is not None and batch_size <= 0:
         raise ValueError(f"batch_size must be positive, got {batch_size}")
-    parts = batches(seeds, batch_size)
-    show = sys.stderr.isatty() if progress is None else progress
-    bar = tqdm(total=len(seeds), desc=desc, unit="sample", disable=not show, file=sys.stderr)
     results: list[T] = []
     done = 0
-    with bar, _sigterm_as_interrupt():
-        for part, result in zip(parts, _iterate(task, parts, n_jobs, backend), strict=True):
-            results.append(result)
-            bar.update(len(part))
-            done += len(part)
-            if on_progress is not None:
-                on_progress(done)
+    try:
+        with (
+            progress_bar(len(seeds), desc, progress) as bar,
+            stop_signals(),
+            _executor(n_jobs, backend) as (pool, workers),
+        ):
+            sizes = _BatchSizes(batch_size, len(seeds), workers)
+            pending: deque[tuple[int, Future]] = deque()
+            start = 0
+            while start < len(seeds) or pending:
+                while start < len(seeds) and len(pending) < AHEAD * workers:
+                    part = seeds[start : start + sizes.next()]
+                    pending.append((len(part), pool.submit(_timed, task, part)))
+                    start += len(part)
+                size, future = pending.popleft()
+                result, seconds = future.result()
+                sizes.observe(size, seconds)
+                results.append(result)
+                done += size
+                bar.update(size)
+                if on_progress is not None:
+                    on_progress(done)
+    except KeyboardInterrupt as exc:
+        stop = exc if isinstance(exc, Interrupted) else Interrupted(signal.SIGINT)
+        stop.done, stop.total, stop.results = done, len(seeds), results  # this run's, not a nested run's
+        stop.ceiling, stop.unit, stop.partial, stop.hint = False, "samples", None, ""
+        raise stop from None
     return results
 
 
-@contextlib.contextmanager
-def _sigterm_as_interrupt() -> Iterator[None]:
-    """While the batches run, SIGTERM raises ``KeyboardInterrupt`` like Ctrl-C does.
+def run_tasks(
+    fn: Callable[[Any], R], items: Iterable[Any], n_jobs: int = -1, backend: str | None = None
+) -> Generator[tuple[int, R], None, None]:
+    """``fn(item)`` for every item, yielding ``(index, result)`` as each finishes (any order).
 
-    joblib then stops its worker processes instead of leaving them to finish their
-    batches as orphans (main thread only: signals are not delivered to other threads).
+    Backends as :func:`run_batches`. Close the iterator when leaving it early
+    (``contextlib.closing``): that stops the work still running.
+
+    Raises:
+        ValueError: unknown backend or ``n_jobs`` = 0.
+        Interrupted: Ctrl-C or SIGTERM (the workers killed).
     """
+    backend = resolve_backend(backend, n_jobs)
+    queue = iter(enumerate(items))
+    with stop_signals(), _executor(n_jobs, backend) as (pool, workers):
+        pending: dict[Future, int] = {}
+        for index, item in queue:
+            pending[pool.submit(fn, item)] = index
+            if len(pending) >= AHEAD * workers:
+                break
+        while pending:
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                index = pending.pop(future)
+                yield index, future.result()
+                for following, item in queue:
+                    pending[pool.submit(fn, item)] = following
+                    break
 
-    def interrupt(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt
 
-    if threading.current_thread() is not threading.main_thread():
+def progress_bar(total: int, desc: str, show: bool | None = None, ceiling: bool = False, initial: int = 0) -> tqdm:
+    """A progress bar on stderr: ``desc: 120/1000 |███   | 00:10 elapsed, 01:13 left``.
+
+    The time left is the work left at the mean rate since the first update (:class:`_Bar`):
+    neither a recent burst nor the start-up before the first result (imports, worker
+    processes, the kernels loaded) counts. ``initial`` samples, finished by an earlier run,
+    are not counted in the rate either. ``ceiling``: the run may stop earlier by itself, so
+    the bar reads ``120 of at most 1000`` and ``at most 01:13 left``. ``show``: None = only
+    when stderr is a terminal.
+    """
+    if ceiling:
+        form = "{desc}: {n_fmt} of at most {total_fmt} |{bar}| {elapsed} elapsed, at most {remaining} left"
+    else:
+        form = "{desc}: {n_fmt}/{total_fmt} |{bar}| {elapsed} elapsed, {remaining} left"
+    show = sys.stderr.isatty() if show is None else show
+    return _Bar(total=total, desc=desc, disable=not show, file=sys.stderr, bar_format=form, initial=initial)
+
+
+class _Bar(tqdm):
+    """tqdm whose rate (and so the time left) is the mean since the first update."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.first: tuple[float, float] | None = None  # (time, count) at the first update
+        super().__init__(smoothing=0, **kwargs)
+
+    def update(self, n: float | None = 1) -> bool | None:
+        if self.first is None and n:
+            self.first = (time.time(), self.n + n)
+        return super().update(n)
+
+    @property
+    def format_dict(self) -> MutableMapping[str, Any]:
+        form = super().format_dict
+        if self.first is not None and self.n > self.first[1]:
+            form["rate"] = (self.n - self.first[1]) / max(time.time() - self.first[0], 1e-9)
+        return form
+
+
+@contextlib.contextmanager
+def stop_signals() -> Iterator[None]:
+    """While inside, SIGINT and SIGTERM raise :class:`Interrupted` (with the signal) in the main thread.
+
+    Outside the main thread (signals are delivered only there) and in a worker process
+    (whose parent stops it) nothing is changed. The handlers in place before are
+    restored on leaving.
+    """
+    if _worker or threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.signal(signal.SIGTERM, interrupt)
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise Interrupted(signum)
+
+    previous = {s: signal.signal(s, interrupt) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for s, handler in previous.items():
+            signal.signal(s, handler)
 
 
-def _iterate(task: Callable[[np.ndarray], T], parts: Sequence[np.ndarray], n_jobs: int, backend: str) -> Iterator[T]:
-    if n_jobs == 1 or backend == "sequential" or len(parts) == 1:
-        yield from (task(part) for part in parts)
+class _InProcess(Executor):
+    """The ``sequential`` backend: every task runs in this process when it is submitted."""
+
+    def submit(self, fn, /, *args, **kwargs):
+        future: Future = Future()
+        future.set_result(fn(*args, **kwargs))
+        return future
+
+
+@contextlib.contextmanager
+def _executor(n_jobs: int, backend: str) -> Iterator[tuple[Executor, int]]:
+    """The backend's executor and its worker count. Leaving by an exception (Ctrl-C,
+    SIGTERM, a failed batch) drops the queued batches and kills loky's worker processes."""
+    if backend == "sequential":
+        yield _InProcess(), 1
         return
-    with parallel_config(backend=backend, n_jobs=n_jobs):
-        yield from Parallel(return_as="generator")(delayed(task)(part) for part in parts)
+    if backend == "dask":
+        try:
+            from distributed import get_client
+        except ImportError:
+            raise ValueError("the dask backend needs dask.distributed: pip install 'wiezen-sim[dask]'") from None
+        client = get_client()
+        pool = client.get_executor()
+        try:
+            yield pool, max(1, sum(client.nthreads().values()))
+        finally:
+            pool.shutdown(wait=False)
+        return
+    workers = effective_n_jobs(n_jobs)
+    pool = get_reusable_executor(max_workers=workers, timeout=IDLE_SECONDS, initializer=_start_worker)
+    try:
+        yield pool, workers
+    except BaseException:
+        pool.shutdown(wait=True, kill_workers=True)
+        raise
+
+
+_worker = False  # True in a worker process started by :func:`_executor`
+
+
+def _start_worker() -> None:
+    """A worker process's start: SIGINT ignored, now and by :func:`stop_signals` (the parent stops the
+    workers), and tqdm's lock a thread lock, not a semaphore of multiprocessing's that a killed worker
+    could not give back (the resource tracker would warn of it)."""
+    global _worker
+    _worker = True
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    tqdm.set_lock(threading.RLock())
+
+
+def _timed(task: Callable[[np.ndarray], T], part: np.ndarray) -> tuple[T, float]:
+    """``task(part)`` and its wall time in seconds, measured where it runs."""
+    start = time.perf_counter()
+    result = task(part)
+    return result, time.perf_counter() - start
+
+
+class _BatchSizes:
+    """Batch sizes: fixed, or adaptive (1 at first, then what the last batch says takes about
+    :data:`BATCH_SECONDS`, at most a share of the samples that keeps every worker busy to the end)."""
+
+    def __init__(self, fixed: int | None, samples: int, workers: int) -> None:
+        self.fixed = fixed
+        self.cap = max(1, samples // (2 * AHEAD * workers))
+        self.seconds_per_sample = 0.0
+
+    def next(self) -> int:
+        if self.fixed is not None:
+            return self.fixed
+        if self.seconds_per_sample <= 0:
+            return 1
+        return int(min(self.cap, max(1, BATCH_SECONDS / self.seconds_per_sample)))
+
+    def observe(self, size: int, seconds: float) -> None:
+        self.seconds_per_sample = seconds / size

@@ -52,34 +52,32 @@ contract its single row (troel needs three or four aces).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import functools
 import itertools
 import json
 import math
 import os
 import shutil
-import sys
 import time
-import tomllib
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed, parallel_config
-from tqdm.auto import tqdm
 
 from wiezen_sim.analysis.advise import METHODS, advise
 from wiezen_sim.analysis.hands import HandClass, hcp, sample_hand
 from wiezen_sim.analysis.provenance import git_commit, machine_info, package_versions
 from wiezen_sim.analysis.stats import CONFIDENCE, mean_interval, prob_greater, wilson
 from wiezen_sim.cards import FULL_DECK, SUITS, card_count, card_name, cards_of, hand_name, suit_holding
-from wiezen_sim.parallel import BACKENDS, resolve_seed, sample_seeds
+from wiezen_sim.parallel import Interrupted, progress_bar, resolve_backend, resolve_seed, run_tasks, sample_seeds
 from wiezen_sim.rules.auction import LEVELS
 from wiezen_sim.rules.contracts import contract_spec
-from wiezen_sim.rules.ruleset import get_rules
+from wiezen_sim.rules.ruleset import get_rules, read_toml
 from wiezen_sim.vocabulary import SEAT_NAMES, parse_seat, seat_name
 
 __all__ = [
@@ -268,16 +266,7 @@ def load_experiment(source: str | Path | dict, samples: int | None = None) -> Ex
         raw, stem, where = dict(source), "experiment", ""
     else:
         path = Path(source)
-        try:
-            raw = tomllib.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise ValueError(f"no experiment file {path}") from None
-        except OSError as exc:
-            raise ValueError(f"cannot read the experiment file {path}: {exc.strerror}") from None
-        except UnicodeDecodeError:
-            raise ValueError(f"{path}: not a TOML file (not UTF-8 text)") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise ValueError(f"{path}: not valid TOML ({exc})") from None
+        raw = read_toml(path, "experiment file")
         stem, where = path.stem, f"{path}: "
     unknown = set(raw) - SPEC_KEYS
     if unknown:
@@ -490,25 +479,6 @@ def _check_charts(exp: Experiment) -> None:
     chart_figures(exp.charts, table, decided)
 
 
-def _execute(
-    tasks: Sequence[_Task], exp: Experiment, n_jobs: int, backend: str
-) -> Iterator[tuple[_Task, pd.DataFrame]]:
-    """Run tasks, yielding each as it finishes (any order)."""
-    if (n_jobs == 1 and backend != "dask") or backend == "sequential":
-        for task in tasks:
-            yield task, _run_task(task, exp)
-        return
-    with parallel_config(backend=backend, n_jobs=n_jobs):
-        results = Parallel(return_as="generator_unordered")(delayed(_keyed)(task, exp) for task in tasks)
-        index = {task.key: task for task in tasks}
-        for key, frame in results:
-            yield index[key], frame
-
-
-def _keyed(task: _Task, exp: Experiment) -> tuple[str, pd.DataFrame]:
-    return task.key, _run_task(task, exp)
-
-
 def _write_atomic(frame: pd.DataFrame, path: Path) -> None:
     tmp = path.with_suffix(".tmp")
     frame.to_parquet(tmp, index=False)
@@ -630,7 +600,7 @@ def _dask_client(scheduler: str | None, n_jobs: int):
         raise ValueError("the dask backend needs dask.distributed: pip install 'wiezen-sim[dask]'") from None
     if scheduler:
         return Client(scheduler), None
-    workers = os.cpu_count() or 1 if n_jobs < 0 else n_jobs
+    workers = (os.cpu_count() or 1) if n_jobs < 0 else n_jobs
     cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
     return Client(cluster), cluster
 
@@ -638,7 +608,7 @@ def _dask_client(scheduler: str | None, n_jobs: int):
 def run_experiment(
     source: str | Path | dict | Experiment,
     out: str | Path | None = None,
-    backend: str = "loky",
+    backend: str | None = None,
     scheduler: str | None = None,
     resume: bool = False,
     n_jobs: int = -1,
@@ -652,14 +622,16 @@ def run_experiment(
     Args:
         source: an experiment file, its content as a dict, or an :class:`Experiment`.
         out: results directory (default ``results/<name>`` under the current directory).
-        backend: ``loky`` (default), ``sequential``, ``threading`` or ``dask`` (a
-            ``dask.distributed`` cluster: ``scheduler`` address, or a local cluster of
-            ``n_jobs`` single-threaded worker processes).
+        backend: ``loky`` (worker processes, for any ``n_jobs``: a run can be stopped at
+            once), ``sequential`` (this process) or ``dask`` (a ``dask.distributed``
+            cluster: ``scheduler`` address, or a local cluster of ``n_jobs``
+            single-threaded worker processes); default ``sequential`` for ``n_jobs=1``,
+            else ``loky``.
         resume: keep the batches a previous run of the same experiment finished
             (``out/batches/``) and run only the others; without it they are removed.
         n_jobs: parallel workers (-1 = all cores).
         samples: overrides the file's hands per class.
-        progress: a tqdm bar on stderr (default: when stderr is a terminal).
+        progress: a progress bar on stderr (default: when stderr is a terminal).
         charts: draw the charts of the file.
         collect: solve nothing: write the outputs from the batches an earlier (interrupted)
             run finished; a class with missing batches has fewer ``hands``, and
@@ -674,13 +646,12 @@ def run_experiment(
         ValueError: bad experiment, chart, backend or job count, batches of a different
             experiment under ``out`` on resume, nothing to collect, or ``out`` a file.
         OSError: ``out`` cannot be written.
+        Interrupted: Ctrl-C or SIGTERM; every batch finished is kept in ``out/batches/``
+            (``resume`` continues, ``collect`` writes the outputs from them).
     """
     start = time.perf_counter()
     exp = source if isinstance(source, Experiment) else load_experiment(source, samples)
-    if backend not in BACKENDS:
-        raise ValueError(f"unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
-    if n_jobs == 0:
-        raise ValueError("jobs must be a worker count ≥ 1, or negative for all cores")
+    backend = resolve_backend(backend, n_jobs)
     if scheduler and backend != "dask":
         raise ValueError("--scheduler needs --backend dask")
     out = Path(out) if out is not None else Path("results") / exp.name
@@ -709,17 +680,24 @@ def run_experiment(
     batch_dir.mkdir(parents=True, exist_ok=True)
     stamp.write_text(json.dumps(solved, indent=1))
     load_start = os.getloadavg()
-    show = sys.stderr.isatty() if progress is None else progress
     client = cluster = None
     if backend == "dask":
         client, cluster = _dask_client(scheduler, n_jobs)
+    total = sum(len(t.words) for t in tasks)
+    finished = total - sum(len(t.words) for t in todo)
     try:
-        total = sum(len(t.words) for t in tasks)
-        with tqdm(total=total, initial=total - sum(len(t.words) for t in todo), desc=exp.name, unit="hand",
-                  disable=not show, file=sys.stderr) as bar:  # fmt: skip
-            for task, frame in _execute(todo, exp, n_jobs, backend):
-                _write_atomic(frame, batch_dir / f"{task.key}.parquet")
-                bar.update(len(task.words))
+        with (
+            progress_bar(total, f"{exp.name}: hands", progress, initial=finished) as bar,
+            contextlib.closing(run_tasks(functools.partial(_run_task, exp=exp), todo, n_jobs, backend)) as results,
+        ):
+            for index, frame in results:
+                _write_atomic(frame, batch_dir / f"{todo[index].key}.parquet")
+                bar.update(len(todo[index].words))
+                finished += len(todo[index].words)
+    except Interrupted as exc:
+        exc.done, exc.total, exc.unit = finished, total, "hands"
+        exc.hint = f"their batches are kept in {batch_dir} (resume continues the run, collect writes its outputs)"
+        raise
     finally:
         if client is not None:
             client.close()

@@ -47,7 +47,7 @@ import pandas as pd
 from wiezen_sim.analysis.bidders import make_bidder
 from wiezen_sim.analysis.stats import mean_interval, wilson
 from wiezen_sim.cards import SUITS, card_name, cards_of
-from wiezen_sim.parallel import resolve_seed, run_batches, sample_seeds
+from wiezen_sim.parallel import Interrupted, resolve_seed, run_batches, sample_seeds
 from wiezen_sim.rules.bots import Bidder
 from wiezen_sim.rules.contracts import contract_spec, succeeded
 from wiezen_sim.rules.dealing import Deal, deal_packets, deal_vuilbak, gather_and_cut, new_deck
@@ -287,7 +287,8 @@ class SessionsResult:
             hand, averaged over its seats in that session; 95 % t-interval over
             sessions), ``win_rate`` (share of the sessions won by one of its seats: the most
             chips, ties shared; sums to 1 over the bots).
-        meta: ``sessions, hands, seed, rules, bots``.
+        meta: ``sessions, hands, seed, rules, bots``; ``partial`` True for the result of a
+            stopped run (``sessions`` then counts the sessions finished).
     """
 
     chips: np.ndarray
@@ -298,12 +299,13 @@ class SessionsResult:
     meta: dict
 
     def to_dict(self) -> dict:
-        """The JSON form of issue 8: ``sessions, hands, seed, chips, summary``."""
+        """The JSON form of issue 8: ``partial, sessions, hands, seed, chips, summary``."""
         rows = [
             {k: (None if pd.isna(r[k]) else float(r[k])) for k in ("chips_per_hand", "ci_low", "ci_high")}
             for _, r in self.summary.iterrows()
         ]
         return {
+            "partial": bool(self.meta.get("partial")),
             "sessions": self.meta["sessions"],
             "hands": self.meta["hands"],
             "seed": self.meta["seed"],
@@ -315,6 +317,7 @@ class SessionsResult:
         """Plain text: the run, then chips per hand per bot with the interval."""
         m = self.meta
         lines = [
+            *(["PARTIAL: the run was stopped; these are the sessions finished"] if m.get("partial") else []),
             f"Wiezen sessions: {m['sessions']} × {m['hands']} hands, rules {m['rules']}, seed {m['seed']}, "
             f"bots rotated over the seats: {', '.join(m['bots'])}",
             f"{'bot':24} {'sessions':>8} {'seat-hands':>10} {'chips/hand':>10}  {'95% t-interval':18} {'wins':>6}",
@@ -359,8 +362,9 @@ def simulate_sessions(
     n_jobs: int = 1,
     tie_break: bool = True,
     chip_limit: int | None = None,
-    batch_size: int = 10,
+    batch_size: int | None = None,
     progress: bool | None = None,
+    backend: str | None = None,
 ) -> SessionsResult:
     """Play ``sessions`` whole sessions of Wiezen between bots (issue 8; RULES.md Part 1).
 
@@ -372,11 +376,13 @@ def simulate_sessions(
             in session ``i`` seat ``p`` gets ``bots[(p + i) % len(bots)]``.
         seed: seed (``None`` draws one, reported in ``meta``); each session has its own
             seed word, so the result is the same for any ``n_jobs`` and ``batch_size``.
-        n_jobs: joblib workers (1 = this process, -1 = all cores).
+        n_jobs: workers (-1 = all cores).
         tie_break: settle ties for the most chips by extra hands (RULES.md 1.8).
         chip_limit: end a session early once a seat's chips reach ±``chip_limit`` units.
-        batch_size: sessions per joblib task.
+        batch_size: sessions per task; default adaptive (:func:`~wiezen_sim.parallel.run_batches`).
         progress: a progress bar on stderr (default when stderr is a terminal).
+        backend: where the batches run (:func:`~wiezen_sim.parallel.run_batches`; default
+            this process for ``n_jobs=1``, else ``loky`` worker processes).
 
     Returns:
         :class:`SessionsResult` (chips in units of the rule set's payment table).
@@ -384,6 +390,8 @@ def simulate_sessions(
     Raises:
         ValueError: ``hands`` or ``sessions`` not from 1 to ``MAX_HANDS`` /
             ``MAX_SESSIONS``, no bots, an unknown bot, preset or variant, ``n_jobs`` = 0.
+        Interrupted: Ctrl-C or SIGTERM; ``partial`` the result of the sessions finished
+            (``meta["partial"]`` True), None before the first.
     """
     rule_set = get_rules(rules)
     names = [str(b).strip() for b in bots]
@@ -401,14 +409,25 @@ def simulate_sessions(
     if chip_limit is not None and chip_limit < 1:
         raise ValueError(f"chip_limit must be a positive number of units, got {chip_limit}")
     task = _SessionBatch(rule_set, names, int(hands), words, tie_break, chip_limit)
-    parts = run_batches(task, np.arange(sessions), batch_size, n_jobs, progress=progress, desc="sessions")
+    meta = {"sessions": int(sessions), "hands": int(hands), "seed": seed, "rules": rule_set.name, "bots": names}
+    try:
+        parts = run_batches(task, np.arange(sessions), batch_size, n_jobs, backend, progress, "sessions")
+    except Interrupted as exc:
+        exc.unit = "sessions"
+        if exc.results:
+            exc.partial = _result(exc.results, names, {**meta, "sessions": exc.done, "partial": True})
+        raise
+    return _result(parts, names, meta)
+
+
+def _result(parts: list[list[tuple[list[str], SessionRecord]]], names: list[str], meta: dict) -> SessionsResult:
+    """The result of the sessions of the finished batches (in session order)."""
     done = [item for part in parts for item in part]
     seats = [s for s, _ in done]
     chips = np.array([r.chips for _, r in done], dtype=np.int64)
     played = np.array([r.hands for _, r in done], dtype=np.int64)
     bot_columns = [{f"bot_{p}": names_s[p] for p in range(SEATS)} for names_s in seats]
     log = pd.DataFrame([{"session": i, **row, **bot_columns[i]} for i, (_, r) in enumerate(done) for row in r.rows])
-    meta = {"sessions": int(sessions), "hands": int(hands), "seed": seed, "rules": rule_set.name, "bots": names}
     return SessionsResult(chips, played, seats, log, summarise(chips, played, seats, names), meta)
 
 

@@ -8,6 +8,6 @@ Only this package prints. Bad input: one line on stderr and exit code 2.
 """
 
 from wiezen_sim.cli.app import build_parser, main
-from wiezen_sim.cli.args import EXIT_INTERRUPTED, EXIT_USAGE, UsageError
+from wiezen_sim.cli.args import EXIT_SIGNAL, EXIT_USAGE, UsageError
 
-__all__ = ["EXIT_INTERRUPTED", "EXIT_USAGE", "UsageError", "build_parser", "main"]
+__all__ = ["EXIT_SIGNAL", "EXIT_USAGE", "UsageError", "build_parser", "main"]

@@ -1,8 +1,6 @@
 """``python -m wiezen_sim.cli``: the ``wiezen-sim`` command."""
 
-import sys
-
-from wiezen_sim.cli.app import main
+from wiezen_sim.cli.app import entry
 
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()

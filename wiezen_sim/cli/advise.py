@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from wiezen_sim.analysis.advise import EXAMPLE, METHODS, Advice, advise, compare
+from wiezen_sim.analysis.advise import EXAMPLE, METHODS, Advice, Comparison, advise, compare
 from wiezen_sim.cli.args import (
     WIEZEN_SEATS,
     UsageError,
@@ -19,6 +19,7 @@ from wiezen_sim.cli.args import (
     output_path,
     wiezen_seat,
 )
+from wiezen_sim.parallel import Interrupted
 from wiezen_sim.rules.contracts import CONTRACTS
 from wiezen_sim.solvers.players import MAX_WORLDS
 from wiezen_sim.vocabulary import seat_name
@@ -64,8 +65,13 @@ def run(args: argparse.Namespace) -> None:
     if args.worlds is not None:
         extra["worlds"] = args.worlds
     run_ = compare if args.compare else advise
-    advice = run_(hand, seat, turned, rules=args.rules, samples=args.samples, seed=args.seed, n_jobs=args.jobs,
-                  progress=False if args.quiet else None, **extra)  # fmt: skip
+    try:
+        advice = run_(hand, seat, turned, rules=args.rules, samples=args.samples, seed=args.seed, n_jobs=args.jobs,
+                      backend="loky", progress=False if args.quiet else None, **extra)  # fmt: skip
+    except Interrupted as stop:
+        if isinstance(stop.partial, Advice):
+            _print(args, stop.partial)
+        raise
     if not args.hand:  # after the run, so that a bad input's error stays one line
         note(args, f"No hand given: the built-in example {hand!r}, seat {seat_name(seat)}, turned {turned}.")
     if args.plot:
@@ -75,6 +81,11 @@ def run(args: argparse.Namespace) -> None:
             raise UsageError("--plot is for a single method: leave out --compare")
         plot_advice(advice).savefig(args.plot)
         note(args, f"wrote {args.plot}")
+    _print(args, advice)
+
+
+def _print(args: argparse.Namespace, advice: Advice | Comparison) -> None:
+    """The advice (or comparison) as ``--format`` asks, to stdout or ``--out``."""
     if args.format == "json":
         emit(args, json.dumps(advice.to_dict(), indent=2))
     elif args.format == "csv":

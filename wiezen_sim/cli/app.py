@@ -1,16 +1,24 @@
-"""The ``wiezen-sim`` parser (one sub-command per verb module) and its entry point ``main``."""
+"""The ``wiezen-sim`` parser (one sub-command per verb module) and its entry points.
+
+``main`` returns the exit code; ``entry`` is the console script.
+"""
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
+from typing import NoReturn
 
 from wiezen_sim.cli import advise, demo, experiment, romanian, score, serve, simulate, solve
-from wiezen_sim.cli.args import EXIT_INTERRUPTED, EXIT_USAGE, Parser, UsageError
+from wiezen_sim.cli.args import EXIT_SIGNAL, EXIT_USAGE, Parser, UsageError
+from wiezen_sim.parallel import Interrupted, stop_signals
 
-__all__ = ["VERBS", "build_parser", "main"]
+__all__ = ["VERBS", "build_parser", "entry", "main"]
 
 VERBS = (advise, solve, score, demo, simulate, experiment, romanian, serve)  # the order of the help
 
@@ -37,22 +45,56 @@ def build_parser() -> Parser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of ``wiezen-sim``; returns the exit code (0, 2 on bad input, 130 when interrupted)."""
+    """Entry point of ``wiezen-sim``; returns the exit code: 0, 2 on bad input, 128 + the signal
+    number when stopped (130 after Ctrl-C, 143 after SIGTERM).
+
+    A stopped run says on stderr how many samples it had finished; a verb with a result
+    over them prints it first, marked PARTIAL (:class:`wiezen_sim.parallel.Interrupted`).
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
+    verb = " ".join(v for v in (args.command, getattr(args, "romanian_command", None)) if v)  # as argparse says it
     try:
-        args.func(args)
+        with stop_signals():
+            args.func(args)
     except BrokenPipeError:
         # the reader stopped early (e.g. ``| head``): not an error of the command
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except MemoryError:
-        print(f"wiezen-sim {args.command}: error: not enough memory for this run (ask for less)", file=sys.stderr)
+        print(f"wiezen-sim {verb}: error: not enough memory for this run (ask for less)", file=sys.stderr)
         return EXIT_USAGE
     except (UsageError, ValueError, OSError) as exc:
-        print(f"wiezen-sim {args.command}: error: {exc}", file=sys.stderr)
+        print(f"wiezen-sim {verb}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        print(f"wiezen-sim {args.command}: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+    except KeyboardInterrupt as exc:
+        stop = exc if isinstance(exc, Interrupted) else Interrupted()
+        said = f"wiezen-sim {verb}: stopped by {signal.Signals(stop.signum).name}"
+        if stop.total:
+            said += f" after {stop.summary()}"
+        if stop.partial is not None:
+            said += "; the result printed is over them, marked PARTIAL"
+        if stop.hint:
+            said += f"; {stop.hint}"
+        print(said, file=sys.stderr)
+        return EXIT_SIGNAL + stop.signum
     return 0
+
+
+def entry() -> NoReturn:
+    """The ``wiezen-sim`` console script: exits with :func:`main`'s code.
+
+    A stopped run (the worker processes already killed, files closed) exits once its
+    output is flushed and the exit handlers have run (``atexit``: multiprocessing's release
+    of its semaphores among them); the rest of the interpreter's teardown, most of a
+    second with numba and pandas loaded, is skipped, so that Ctrl-C ends the command
+    within a second.
+    """
+    code = main()
+    if code > EXIT_SIGNAL:
+        with contextlib.suppress(OSError):
+            sys.stdout.flush()
+            sys.stderr.flush()
+        atexit._run_exitfuncs()
+        os._exit(code)
+    sys.exit(code)

@@ -26,7 +26,7 @@ from wiezen_sim.rules.ruleset import PRESETS
 from wiezen_sim.vocabulary import SEAT_NAMES, parse_seat
 
 __all__ = [
-    "EXIT_INTERRUPTED",
+    "EXIT_SIGNAL",
     "EXIT_USAGE",
     "PBN_SEAT_HELP",
     "WIEZEN_SEATS",
@@ -47,7 +47,7 @@ __all__ = [
 ]
 
 EXIT_USAGE = 2
-EXIT_INTERRUPTED = 130  # as a shell reports a command stopped by Ctrl-C
+EXIT_SIGNAL = 128  # + the signal number: 130 after Ctrl-C (SIGINT), 143 after SIGTERM, as a shell reports them
 
 WIEZEN_SEATS = f"relative to the dealer: 0 = eldest (bids and leads first) … 3 = dealer, or {', '.join(SEAT_NAMES)}"
 PBN_SEAT_HELP = "PBN seats: 0..3 = N E S W, or the letters N E S W"

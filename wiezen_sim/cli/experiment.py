@@ -42,7 +42,12 @@ def add(sub: argparse._SubParsersAction) -> None:
         "The results (table.csv, charts, meta.json) go to results/<name>/ or --out-dir.",
     )
     p.add_argument("file", help="the experiment file (TOML)")
-    p.add_argument("--backend", choices=("loky", "dask", "sequential"), default="loky")
+    p.add_argument(
+        "--backend",
+        choices=("loky", "dask", "sequential"),
+        default="loky",
+        help="loky: worker processes, stopped at once by Ctrl-C (default); sequential: this process; dask",
+    )
     p.add_argument("--scheduler", help="dask.distributed scheduler address (tcp://…); default a local cluster")
     p.add_argument("--resume", action="store_true", help="keep the batches an interrupted run finished")
     add_jobs(p)

@@ -9,12 +9,18 @@ from __future__ import annotations
 import argparse
 import json
 import math
+from typing import TYPE_CHECKING
 
 from wiezen_sim.cards import card_name, hand_name
 from wiezen_sim.cli.args import add_jobs, add_output, add_verb, emit, int_range, non_negative_float
+from wiezen_sim.parallel import Interrupted
 from wiezen_sim.rules.romanian import ONE_CARD_MODES, SCORING_PRESETS, SEQUENCES, SPECIAL_DEALS
 from wiezen_sim.solvers.players import MAX_WORLDS
 from wiezen_sim.vocabulary import seat_name
+
+if TYPE_CHECKING:
+    from wiezen_sim.analysis.romanian.bids import Advice
+    from wiezen_sim.analysis.romanian.games import SimulationResult
 
 __all__ = ["add"]
 
@@ -53,34 +59,46 @@ def _fmt_ci(lo: float, hi: float, digits: int) -> str:
 
 
 def _cmd_advise(args: argparse.Namespace) -> None:
-    from wiezen_sim.analysis.romanian import advise
+    from wiezen_sim.analysis.romanian import Advice, advise
 
     if args.forehead is not None and args.blind:
         raise ValueError("--forehead and --blind are two different deals: give one of them")
     visibility = "forehead" if args.forehead is not None else "blind" if args.blind else "normal"
     others = None if args.forehead is None else args.forehead.replace(",", " ").split()
-    adv = advise(
-        args.hand,
-        args.players,
-        args.seat,
-        args.trump,
-        args.bids,
-        scoring=args.scoring,
-        samples=args.samples,
-        seed=args.seed,
-        model=args.model,
-        n_jobs=args.jobs,
-        bid_sigma=args.bid_sigma,
-        visibility=visibility,
-        others=others,
-    )
+    try:
+        adv = advise(
+            args.hand,
+            args.players,
+            args.seat,
+            args.trump,
+            args.bids,
+            scoring=args.scoring,
+            samples=args.samples,
+            seed=args.seed,
+            model=args.model,
+            n_jobs=args.jobs,
+            bid_sigma=args.bid_sigma,
+            visibility=visibility,
+            others=others,
+            backend="loky",
+            progress=False if args.quiet else None,
+        )
+    except Interrupted as stop:
+        if isinstance(stop.partial, Advice):
+            _print_advice(args, stop.partial)
+        raise
+    _print_advice(args, adv)
+
+
+def _print_advice(args: argparse.Namespace, adv: Advice) -> None:
+    partial = "PARTIAL: the run was stopped; the numbers are over the sampled deals finished"
     if args.format == "json":
         emit(args, json.dumps(adv.to_dict()))
         return
     if args.format == "csv":
-        emit(args, adv.to_frame().to_csv(index=False).rstrip("\n"))
+        emit(args, (f"# {partial}\n" if adv.partial else "") + adv.to_frame().to_csv(index=False).rstrip("\n"))
         return
-    lines = []
+    lines = [partial] if adv.partial else []
     trump = "none (8-card deal)"
     if adv.turned is not None:
         trump = f"{'SHDC'[adv.turned >> 4]} (turned {card_name(adv.turned)})"
@@ -124,30 +142,44 @@ def _cmd_advise(args: argparse.Namespace) -> None:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> None:
-    from wiezen_sim.analysis.romanian import simulate
+    from wiezen_sim.analysis.romanian import SimulationResult, simulate
 
-    res = simulate(
-        players=args.players,
-        games=args.games,
-        sequence=args.sequence,
-        scoring=args.scoring,
-        policies=args.policies,
-        seed=args.seed,
-        one_card=args.one_card,
-        special_end_deals=args.special or [],
-        bid_samples=args.bid_samples,
-        worlds=args.worlds,
-        n_jobs=args.jobs,
-    )
+    try:
+        res = simulate(
+            players=args.players,
+            games=args.games,
+            sequence=args.sequence,
+            scoring=args.scoring,
+            policies=args.policies,
+            seed=args.seed,
+            one_card=args.one_card,
+            special_end_deals=args.special or [],
+            bid_samples=args.bid_samples,
+            worlds=args.worlds,
+            n_jobs=args.jobs,
+            backend="loky",
+            progress=False if args.quiet else None,
+        )
+    except Interrupted as stop:
+        if isinstance(stop.partial, SimulationResult):
+            _print_simulation(args, stop.partial)
+        raise
+    _print_simulation(args, res)
+
+
+def _print_simulation(args: argparse.Namespace, res: SimulationResult) -> None:
     table = res.table
+    games = int(res.per_game["game"].nunique())  # the games played (fewer when stopped)
+    partial = f"PARTIAL: the run was stopped; the {games} games finished"
     if args.format == "json":
-        emit(args, json.dumps({"players": args.players, "games": args.games, "rows": table.to_dict(orient="records")}))
+        emit(args, json.dumps({"players": args.players, "games": games, **res.to_dict()}))
         return
     if args.format == "csv":
-        emit(args, table.round(6).to_csv(index=False).rstrip("\n"))
+        emit(args, (f"# {partial}\n" if res.partial else "") + table.round(6).to_csv(index=False).rstrip("\n"))
         return
-    lines = [
-        f"Romanian whist: {args.games} games, {args.players} players, sequence {args.sequence}, "
+    lines = [partial] if res.partial else []
+    lines += [
+        f"Romanian whist: {games} games, {args.players} players, sequence {args.sequence}, "
         f"scoring {args.scoring}, seed {args.seed}",
         f"{'policy':10} {'games':>5}  {'mean score/game':>15}  {'95% t-interval':18}  {'exact bids':>10}  "
         f"{'95% Wilson':16}  {'wins':>5}",

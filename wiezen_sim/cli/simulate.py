@@ -5,10 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 
-from wiezen_sim.analysis.sessions import MAX_HANDS, MAX_SESSIONS, simulate_sessions
+from wiezen_sim.analysis.sessions import MAX_HANDS, MAX_SESSIONS, SessionsResult, simulate_sessions
 from wiezen_sim.cli.args import add_jobs, add_output, add_rules, add_verb, emit, int_range, note, output_path
+from wiezen_sim.parallel import Interrupted
 
-__all__ = ["add", "run"]
+__all__ = ["MAX_CHIP_LIMIT", "add", "run"]
+
+MAX_CHIP_LIMIT = 10_000_000  # units: more than MAX_HANDS hands can move (a larger limit is no limit)
 
 
 def _parquet_path(text: str) -> str:
@@ -18,18 +21,32 @@ def _parquet_path(text: str) -> str:
 
 
 def run(args: argparse.Namespace) -> None:
-    """Play the sessions; print chips per hand per bot (and write the per-hand log with ``--log``)."""
+    """Play the sessions; print chips per hand per bot (and write the per-hand log with ``--log``).
+
+    Stopped (Ctrl-C, SIGTERM): the summary of the sessions finished, marked PARTIAL (no log).
+    """
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    result = simulate_sessions(args.hands, args.sessions, args.rules, bots, args.seed, args.jobs,
-                               chip_limit=args.until_chips, progress=False if args.quiet else None)  # fmt: skip
+    try:
+        result = simulate_sessions(args.hands, args.sessions, args.rules, bots, args.seed, args.jobs,
+                                   chip_limit=args.until_chips, progress=False if args.quiet else None,
+                                   backend="loky")  # fmt: skip
+    except Interrupted as stop:
+        if isinstance(stop.partial, SessionsResult):
+            _print(args, stop.partial)
+        raise
     if args.log:
         result.log.to_parquet(args.log, index=False)
         note(args, f"wrote the per-hand log ({len(result.log)} deals) to {args.log}")
+    _print(args, result)
+
+
+def _print(args: argparse.Namespace, result: SessionsResult) -> None:
     if args.format == "json":
         emit(args, json.dumps(result.to_dict()))
     elif args.format == "csv":
         m = result.meta
-        head = f"# sessions {m['sessions']}, hands {m['hands']}, rules {m['rules']}, seed {m['seed']}\n"
+        head = "# PARTIAL: the run was stopped; the sessions finished\n" if m.get("partial") else ""
+        head += f"# sessions {m['sessions']}, hands {m['hands']}, rules {m['rules']}, seed {m['seed']}\n"
         emit(args, head + result.summary.round(4).to_csv(index=False).rstrip("\n"))
     else:
         emit(args, result.format_table())
@@ -53,7 +70,8 @@ def add(sub: argparse._SubParsersAction) -> None:
         help="comma-separated BIDDER[@PLAYER], rotated over the seats; bidders conservative, neutral, aggressive, "
         "threshold:A, advisor[:S]; players heuristic (default), pimc[:M], random",
     )
-    p.add_argument("--until-chips", type=int_range(1), help="end a session once a seat has won or lost this many chips")
+    p.add_argument("--until-chips", type=int_range(1, MAX_CHIP_LIMIT),
+                   help="end a session once a seat has won or lost this many chips")  # fmt: skip
     p.add_argument("--seed", type=int_range(0), default=1, help="seed (default 1; printed)")
     add_jobs(p)
     p.add_argument("--log", type=_parquet_path, metavar="FILE.parquet", help="also write the per-hand log (Parquet)")

@@ -18,7 +18,7 @@ from typing import Any
 
 from wiezen_sim.rules.contracts import CONTRACTS, contract_spec
 
-__all__ = ["PAYMENTS_DIR", "PRESETS", "PaymentRule", "PaymentTable", "RuleSet", "get_rules"]
+__all__ = ["PAYMENTS_DIR", "PRESETS", "PaymentRule", "PaymentTable", "RuleSet", "get_rules", "read_toml"]
 
 PAYMENTS_DIR = Path(__file__).with_name("payments")
 
@@ -97,11 +97,26 @@ class PaymentTable:
             if not path.exists():
                 known = sorted(p.stem for p in PAYMENTS_DIR.glob("*.toml"))
                 raise ValueError(f"unknown payment table {name_or_path!r}; known: {', '.join(known)}")
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError) as exc:
-            raise ValueError(f"cannot read payment table {path}: {exc}") from None
-        return cls.from_mapping(data, str(path))
+        return cls.from_mapping(read_toml(path, "payment table"), str(path))
+
+
+def read_toml(path: Path, what: str) -> dict[str, Any]:
+    """The TOML file ``path`` as a dict; an error names the file and what it is for (``what``, e.g.
+    ``rules file``).
+
+    Raises:
+        ValueError: no such file, an unreadable one, one that is not UTF-8 text or not valid TOML.
+    """
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ValueError(f"no {what} {path}") from None
+    except OSError as exc:
+        raise ValueError(f"cannot read the {what} {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not a TOML file (not UTF-8 text)") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"{path}: not valid TOML ({exc})") from None
 
 
 def _choice(value: str, allowed: tuple[str, ...], what: str) -> None:
@@ -221,10 +236,7 @@ def get_rules(rules: str | Path | RuleSet = "tempelaere") -> RuleSet:
         if rules not in PRESETS:
             raise ValueError(f"unknown rules preset {rules!r}; known: {', '.join(PRESETS)}")
         return PRESETS[str(rules)]
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise ValueError(f"cannot read rules file {path}: {exc}") from None
+    data = read_toml(path, "rules file")
     base = get_rules(data.pop("preset", "tempelaere"))
     payments = data.pop("payments", None)
     if isinstance(payments, str):

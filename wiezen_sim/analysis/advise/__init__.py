@@ -31,11 +31,44 @@ Documented rules where the issue leaves a choice:
 - The recommendation is the highest ``ev_units`` among the rows a player can bid
   now (every contract row, pass = 0 units; solo via a vraag nobody accepts); with
   three or four aces only troel, open miserie and solo slim (the troel obligation).
+
+The names below are imported from their modules when first used (a module
+``__getattr__``, PEP 562): a worker process that runs one batch
+(:class:`~wiezen_sim.analysis.advise.play.DealBatch`) imports only what it needs.
 """
 
-from wiezen_sim.analysis.advise.compare import compare
-from wiezen_sim.analysis.advise.deals import EXAMPLE, check_position, sample_hands
-from wiezen_sim.analysis.advise.recommend import METHODS, advise
-from wiezen_sim.analysis.advise.report import Advice, Comparison
+from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from wiezen_sim.analysis.advise.compare import compare
+    from wiezen_sim.analysis.advise.deals import EXAMPLE, check_position, sample_hands
+    from wiezen_sim.analysis.advise.recommend import METHODS, advise
+    from wiezen_sim.analysis.advise.report import Advice, Comparison
+
+_HOMES = {
+    "compare": "compare",
+    "EXAMPLE": "deals",
+    "check_position": "deals",
+    "sample_hands": "deals",
+    "METHODS": "recommend",
+    "advise": "recommend",
+    "Advice": "report",
+    "Comparison": "report",
+}
 __all__ = ["EXAMPLE", "METHODS", "Advice", "Comparison", "advise", "check_position", "compare", "sample_hands"]
+
+
+def __getattr__(name: str) -> object:
+    """The public names, each imported from its module on first use."""
+    if name not in _HOMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{_HOMES[name]}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])

@@ -12,7 +12,7 @@ import pandas as pd
 
 from wiezen_sim.analysis.advise.recommend import advise
 from wiezen_sim.analysis.advise.report import Advice, Comparison
-from wiezen_sim.parallel import resolve_seed
+from wiezen_sim.parallel import Interrupted, resolve_seed
 from wiezen_sim.rules.ruleset import RuleSet
 from wiezen_sim.solvers.players import DEFAULT_WORLDS
 
@@ -42,14 +42,18 @@ def compare(
 
     Raises:
         ValueError: as :func:`~wiezen_sim.analysis.advise.advise`, or fewer than two methods.
+        Interrupted: Ctrl-C or SIGTERM, without a partial result.
     """
     if len(methods) < 2 or len(set(methods)) != len(methods):
         raise ValueError(f"compare needs two or more distinct methods, got {methods}")
     seed = resolve_seed(seed)
-    runs = {
-        m: advise(hand, seat, turned, rules, samples, seed, n_jobs, m, worlds=worlds, stop=False, **kwargs)
-        for m in methods
-    }
+    runs = {}
+    for m in methods:
+        try:
+            runs[m] = advise(hand, seat, turned, rules, samples, seed, n_jobs, m, worlds=worlds, stop=False, **kwargs)
+        except Interrupted as exc:  # no comparison from part of the methods
+            exc.partial, exc.unit = None, f"sampled deals of method {m} ({len(runs)} of {len(methods)} methods done)"
+            raise
 
     def keyed(advice: Advice) -> dict:
         out = {}

@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from wiezen_sim.analysis.advise.dd_table import dd_batch
 from wiezen_sim.analysis.advise.deals import DEALER, sample_hands
 from wiezen_sim.analysis.threshold import ThresholdBidder
 from wiezen_sim.cards import card_suit
@@ -220,3 +221,34 @@ def _troel_partner(record: PlayRecord, seat: int) -> int:
     leader = record.tricks[0][0]
     assert leader != seat
     return leader
+
+
+class DealBatch:
+    """The advisor's task for a worker: the answers of one batch of sampled deals, by any method.
+
+    Picklable, and in this module (not with :func:`~wiezen_sim.analysis.advise.advise`) so
+    that a worker process imports only the solvers it runs, not pandas or scipy.
+    ``DealBatch(...)(seeds)`` is :func:`~wiezen_sim.analysis.advise.dd_table.dd_batch`
+    (``method="dd"``) or :func:`play_batch` of the ``uint64`` seed words.
+    """
+
+    def __init__(
+        self,
+        hand: int,
+        seat: int,
+        turned: int,
+        rules: RuleSet,
+        accept_tricks: float,
+        wanted: frozenset[str] | None,
+        method: str = "dd",
+        worlds: int = 16,
+        model: AuctionModel | None = None,
+        discards: tuple[bool, ...] | None = None,
+    ) -> None:
+        self.args = (hand, seat, turned, rules, accept_tricks, wanted)
+        self.method, self.worlds, self.model, self.discards = method, worlds, model, discards
+
+    def __call__(self, seeds: np.ndarray) -> dict[str, np.ndarray]:
+        if self.method == "dd":
+            return dd_batch(seeds, *self.args, self.discards)
+        return play_batch(seeds, *self.args, self.method, self.worlds, self.model)

@@ -8,22 +8,27 @@ with three or four aces only troel, open miserie and solo slim (the troel obliga
 from __future__ import annotations
 
 import functools
-import sys
 from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
-from tqdm.auto import tqdm
 
-from wiezen_sim.analysis.advise.dd_table import PARTNER_ROWS, dd_batch
+from wiezen_sim.analysis.advise.dd_table import PARTNER_ROWS
 from wiezen_sim.analysis.advise.deals import check_position
 from wiezen_sim.analysis.advise.options import OptionRows, dd_rows, play_rows, question
-from wiezen_sim.analysis.advise.play import default_model, play_batch
+from wiezen_sim.analysis.advise.play import DealBatch, default_model
 from wiezen_sim.analysis.advise.report import Advice
-from wiezen_sim.analysis.advise.stopping import Option, contending_discards, in_contention, round_ends
+from wiezen_sim.analysis.advise.stopping import ROUND_FIRST, Option, contending_discards, in_contention, round_ends
 from wiezen_sim.analysis.stats import prob_greater, wilson
 from wiezen_sim.cards import card_name, hand_name
-from wiezen_sim.parallel import resolve_seed, run_batches, sample_seeds
+from wiezen_sim.parallel import (
+    Interrupted,
+    progress_bar,
+    resolve_backend,
+    resolve_seed,
+    run_batches,
+    sample_seeds,
+)
 from wiezen_sim.rules.auction import aces
 from wiezen_sim.rules.contracts import contract_spec
 from wiezen_sim.rules.ruleset import RuleSet, get_rules
@@ -48,7 +53,7 @@ def advise(
     method: str = "dd",
     accept_tricks: float = 4.0,
     batch_size: int | None = None,
-    backend: str = "loky",
+    backend: str | None = None,
     progress: bool | None = None,
     contracts: Sequence[str] | None = None,
     worlds: int = 16,
@@ -69,9 +74,12 @@ def advise(
             (:mod:`~wiezen_sim.analysis.advise.stopping`), exactly these without.
         seed: seed; ``None`` draws one (reported in ``meta``). Same seed and samples →
             same numbers for any ``n_jobs``, ``batch_size`` and backend.
-        n_jobs: joblib workers (-1 = all cores).
-        batch_size: sampled deals per joblib task (the unit of progress); default 25 for
-            ``dd`` and 1 for the play methods, whose deals take seconds to minutes each.
+        n_jobs: workers (-1 = all cores).
+        batch_size: sampled deals per task (the unit of progress and of a partial result);
+            default adaptive (:func:`~wiezen_sim.parallel.run_batches`).
+        backend: where the batches run (:func:`~wiezen_sim.parallel.run_batches`): ``loky``
+            worker processes can be stopped at once, also with ``n_jobs=1``; default this
+            process for ``n_jobs=1``, else ``loky``.
         method: ``dd`` (double dummy), ``pimc``, ``pimc-uniform`` or ``heuristic`` (every
             option played on the same sampled deals by four PIMC or heuristic players, issue
             5; ``pimc`` behind the auction that leads to the option, its players reading that
@@ -103,6 +111,8 @@ def advise(
     Raises:
         ValueError: bad hand, seat, turned card, rules, method, contract name, samples ≤ 0, or
             troel asked of a hand without three aces.
+        Interrupted: Ctrl-C or SIGTERM (:mod:`wiezen_sim.parallel`); its ``partial`` is the
+            Advice over the deals finished (``meta["partial"]`` True), None before the first.
     """
     mask, p, card = check_position(hand, seat, turned)
     rule_set = get_rules(rules)
@@ -114,8 +124,7 @@ def advise(
     if samples <= 0:
         raise ValueError(f"samples must be positive, got {samples}")
     check_worlds(worlds)
-    if n_jobs == 0:
-        raise ValueError("jobs must be a worker count ≥ 1, or negative for all cores (-1) and joblib's -2, …")
+    backend = resolve_backend(backend, n_jobs)
     seed = resolve_seed(seed)
     seeds = sample_seeds(seed, samples)
     obliged = aces(mask) >= 3
@@ -126,27 +135,66 @@ def advise(
         names |= {PARTNER_ROWS}
     asked = set(names)  # the contracts still in contention
     rounds: list[tuple[int, frozenset[str], dict[str, np.ndarray]]] = []  # (deals so far, asked, answers)
-    bar = tqdm(total=samples, desc="deals", unit="deal", disable=not _show(progress), file=sys.stderr)
+    bounded = stop and samples > ROUND_FIRST
+    bar = progress_bar(samples, "sampled deals", progress, ceiling=bounded)
 
     def finished(done: int) -> None:
         bar.update(done - bar.n)
         if on_progress is not None:
             on_progress(done)
 
+    def result(rows: OptionRows, partial: bool) -> Advice:
+        best, runner, p_order, _ = recommend(rows, obliged)
+        res = _merge([answers for _, _, answers in rounds])
+        pimc_meta: dict[str, object] = {}
+        if method.startswith("pimc"):
+            pimc_meta = {"worlds": worlds, "pimc_decisions": int(res["pimc_decisions"].sum()),
+                         "worlds_dropped": int(res["worlds_dropped"].sum())}  # fmt: skip
+        if method == "pimc":
+            pimc_meta.update(auction_model=getattr(auction_model, "name", type(auction_model).__name__),
+                             auction_failures=int(res["auction_failures"].sum()),
+                             auction_off_model=int(res["auction_off_model"].sum()))  # fmt: skip
+        deals = rounds[-1][0]
+        meta = {
+            "hand": hand_name(mask),
+            "seat": seat_name(p),
+            "turned": card_name(card),
+            "rules": rule_set.name,
+            "samples": samples,
+            "deals": deals,
+            "stopped_early": deals < samples and not partial,
+            "partial": partial,
+            "seed": seed,
+            "method": method,
+            **pimc_meta,
+            "accept_tricks": accept_tricks,
+            "troel_obligation": obliged,
+        }
+        table = pd.DataFrame(rows.rows)
+        distribution = pd.DataFrame(np.array(rows.dists), columns=range(14))
+        return Advice(table, distribution, best, runner, p_order, meta, rows.oks)
+
     with bar:
         start = 0
         discards = None  # the kleine-miserie candidate discards asked (None: all)
         for end in round_ends(samples) if stop else [samples]:
-            task = _Batch(mask, p, card, rule_set, accept_tricks, frozenset(asked), method, worlds, auction_model,
-                          discards)  # fmt: skip
+            task = DealBatch(mask, p, card, rule_set, accept_tricks, frozenset(asked), method, worlds, auction_model,
+                             discards)  # fmt: skip
             report = functools.partial(_shifted, finished, start)
-            parts = run_batches(task, seeds[start:end], batch_size or (25 if method == "dd" else 1), n_jobs, backend,
-                                False, "deals", report)  # fmt: skip
+            try:
+                parts = run_batches(task, seeds[start:end], batch_size, n_jobs, backend, False, "deals", report)
+            except Interrupted as exc:
+                if exc.results:
+                    rounds.append((start + exc.done, frozenset(asked), _merge(exc.results)))
+                exc.done, exc.total, exc.ceiling, exc.unit = start + exc.done, samples, bounded, "sampled deals"
+                exc.results = []
+                exc.partial = result(_rows(build, rounds, mask, p, card, rule_set), True) if rounds else None
+                raise
             rounds.append((end, frozenset(asked), _merge(parts)))
             rows = _rows(build, rounds, mask, p, card, rule_set)
-            best, runner, p_order, options = recommend(rows, obliged)
             start = end
             if end < samples:
+                _, _, _, options = recommend(rows, obliged)
                 asked, settled = in_contention(options, 0)
                 asked &= names
                 if method == "dd" and "kleine_miserie" in asked:
@@ -154,32 +202,7 @@ def advise(
                     discards = contending_discards(made, discards or (True,) * made.shape[1])
                 if settled:
                     break
-    res = _merge([answers for _, _, answers in rounds])
-    pimc_meta: dict[str, object] = {}
-    if method.startswith("pimc"):
-        pimc_meta = {"worlds": worlds, "pimc_decisions": int(res["pimc_decisions"].sum()),
-                     "worlds_dropped": int(res["worlds_dropped"].sum())}  # fmt: skip
-    if method == "pimc":
-        pimc_meta.update(auction_model=getattr(auction_model, "name", type(auction_model).__name__),
-                         auction_failures=int(res["auction_failures"].sum()),
-                         auction_off_model=int(res["auction_off_model"].sum()))  # fmt: skip
-    meta = {
-        "hand": hand_name(mask),
-        "seat": seat_name(p),
-        "turned": card_name(card),
-        "rules": rule_set.name,
-        "samples": samples,
-        "deals": start,
-        "stopped_early": start < samples,
-        "seed": seed,
-        "method": method,
-        **pimc_meta,
-        "accept_tricks": accept_tricks,
-        "troel_obligation": obliged,
-    }
-    table = pd.DataFrame(rows.rows)
-    distribution = pd.DataFrame(np.array(rows.dists), columns=range(14))
-    return Advice(table, distribution, best, runner, p_order, meta, rows.oks)
+    return result(rows, partial=False)
 
 
 def recommend(rows: OptionRows, obliged: bool) -> tuple[dict, dict | None, float, list[Option]]:
@@ -269,33 +292,3 @@ def _merge(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
 def _shifted(report: Callable[[int], None], base: int, done: int) -> None:
     """``report(base + done)``: a round's deals finished, counted from the run's first deal."""
     report(base + done)
-
-
-def _show(progress: bool | None) -> bool:
-    """Whether to draw the progress bar: as asked, by default only when stderr is a terminal."""
-    return sys.stderr.isatty() if progress is None else progress
-
-
-class _Batch:
-    """Picklable batch task for joblib: the sampled deals of one batch of seed words."""
-
-    def __init__(
-        self,
-        hand: int,
-        seat: int,
-        turned: int,
-        rules: RuleSet,
-        accept_tricks: float,
-        wanted: frozenset[str] | None,
-        method: str = "dd",
-        worlds: int = 16,
-        model: AuctionModel | None = None,
-        discards: tuple[bool, ...] | None = None,
-    ) -> None:
-        self.args = (hand, seat, turned, rules, accept_tricks, wanted)
-        self.method, self.worlds, self.model, self.discards = method, worlds, model, discards
-
-    def __call__(self, seeds: np.ndarray) -> dict[str, np.ndarray]:
-        if self.method == "dd":
-            return dd_batch(seeds, *self.args, self.discards)
-        return play_batch(seeds, *self.args, self.method, self.worlds, self.model)

@@ -89,7 +89,8 @@ class Advice:
         recommendation: the row recommended (``contract``, ``trump``, ``ev_units``).
         runner_up: the second best option, and ``p_order`` the probability that the
             recommendation's expected value really exceeds it.
-        meta: hand, seat, turned card, rules, samples, seed, method; for ``pimc`` also
+        meta: hand, seat, turned card, rules, samples (asked for), deals (counted), partial (True
+            for the result of a stopped run, :meth:`partial_note`), seed, method; for ``pimc`` also
             ``worlds``, ``pimc_decisions`` and ``worlds_dropped`` (worlds left out of a
             decision because a double-dummy question passed the node limit).
         success: per row, ``bool[n]`` success per deal counted.
@@ -156,12 +157,22 @@ class Advice:
                 parts.append(f"pass: {said}, 0" if said == "yes" else "pass: 0")
             else:
                 ev = f"{row['ev_units']:+.1f}".replace("-", "−")
-                parts.append(f"{self.label(row)}: {said}, {row['p_success']:.2f}, {ev} units")
+                p = "no deal counted" if math.isnan(row["p_success"]) else f"{row['p_success']:.2f}"  # vraag: n = 0
+                parts.append(f"{self.label(row)}: {said}, {p}, {ev} units")
         return " · ".join(parts)
+
+    def partial_note(self) -> str:
+        """``PARTIAL: …`` for the result of a stopped run (``meta["partial"]``), else empty."""
+        m = self.meta
+        if not m.get("partial"):
+            return ""
+        return (f"PARTIAL: the run was stopped after {m['deals']:,} of the (at most) {m['samples']:,} sampled deals "
+                f"asked for; every number is over the {m['deals']:,} finished")  # fmt: skip
 
     def _comment(self) -> list[str]:
         m, rec = self.meta, self.recommendation
         return [
+            *([self.partial_note()] if m.get("partial") else []),
             f"hand {m['hand']}, seat {m['seat']}, turned {m['turned']}, rules {m['rules']}",
             f"samples {m.get('deals', m['samples'])}, seed {m['seed']}, method {m['method']}",
             f"recommendation {option_name(rec)} ({rec['ev_units']:+.2f} units)",
@@ -209,6 +220,7 @@ class Advice:
         rec, run = self.recommendation, self.runner_up
         worlds = f"{m['worlds']} world{'s' if m['worlds'] != 1 else ''}" if m["method"].startswith("pimc") else ""
         lines = [
+            *([self.partial_note(), ""] if m.get("partial") else []),
             f"hand {m['hand']}  seat {m['seat']} ({parse_seat(m['seat'])})  turned {m['turned']}  rules {m['rules']}",
             f"{m.get('deals', m['samples'])} sampled deals, seed {m['seed']} (the same seed reproduces these numbers), "
             f"method {METHOD_WORDS[m['method']]}"

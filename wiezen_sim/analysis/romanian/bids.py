@@ -53,7 +53,7 @@ from wiezen_sim.analysis.stats import wilson
 from wiezen_sim.cards import card_count, card_name, card_suit, cards_of, hand_name, parse_card, parse_hand
 from wiezen_sim.kernel import romanian as _k
 from wiezen_sim.kernel.trick import trick_winner
-from wiezen_sim.parallel import resolve_seed, run_batches, sample_seeds
+from wiezen_sim.parallel import Interrupted, resolve_seed, run_batches, sample_seeds
 from wiezen_sim.rules.romanian import (
     VISIBILITIES,
     RomanianScoring,
@@ -114,7 +114,8 @@ class Advice:
     ``hand`` is 0 when the player does not see it (``visibility`` ``forehead`` or
     ``blind``); ``others`` holds, in a forehead deal, the card mask of every seat the
     player sees (0 for its own seat), else it is empty. ``model`` is ``"exact"`` for
-    forehead advice (module docstring).
+    forehead advice (module docstring). ``partial``: the result of a stopped run, over
+    the ``samples`` finished.
     """
 
     hand: int
@@ -132,11 +133,13 @@ class Advice:
     effective_samples: float = 0.0
     visibility: str = "normal"
     others: tuple[int, ...] = ()
+    partial: bool = False
 
     def to_dict(self) -> dict:
-        """JSON-ready dict: hand (``None`` when not seen), visibility, others (forehead: the
-        seen card of each seat, ``None`` for the own seat), players, seat, trump,
-        bids_so_far, scoring, samples, model, options, recommendation"""
+        """JSON-ready dict (no NaN: a missing value, e.g. the interval of one sample, is None):
+        hand (``None`` when not seen), visibility, others (forehead: the seen card of each
+        seat, ``None`` for the own seat), players, seat, trump, bids_so_far, scoring,
+        samples, partial, model, options, recommendation"""
         return {
             "hand": hand_name(self.hand, "cards") if self.visibility == "normal" else None,
             "visibility": self.visibility,
@@ -147,6 +150,7 @@ class Advice:
             "bids_so_far": list(self.bids_so_far),
             "scoring": self.scoring,
             "samples": self.samples,
+            "partial": self.partial,
             "model": self.model,
             "bid_sigma": self.bid_sigma,
             "effective_samples": self.effective_samples,
@@ -155,9 +159,9 @@ class Advice:
                     "bid": o.bid,
                     "legal": o.legal,
                     "p_exact": o.p_exact,
-                    "p_exact_ci": list(o.p_exact_ci),
+                    "p_exact_ci": [_finite(x) for x in o.p_exact_ci],
                     "expected_score": o.expected_score,
-                    "expected_score_ci": list(o.expected_score_ci),
+                    "expected_score_ci": [_finite(x) for x in o.expected_score_ci],
                     "tricks": list(o.tricks),
                 }
                 for o in self.options
@@ -182,6 +186,11 @@ class Advice:
             row.update({f"t{t}": p for t, p in enumerate(o.tricks)})
             rows.append(row)
         return pd.DataFrame(rows)
+
+
+def _finite(x: float) -> float | None:
+    """``x``, or None for NaN (JSON has no NaN)."""
+    return None if math.isnan(x) else x
 
 
 def parse_turned(trump: int | str | None) -> int | None:
@@ -252,6 +261,8 @@ def advise(
     bid_sigma: float = 0.0,
     visibility: str = "normal",
     others: Sequence[int | str] | None = None,
+    backend: str | None = None,
+    progress: bool | None = False,
 ) -> Advice:
     """What to bid with ``hand`` in ``seat`` after ``bids_so_far`` (RULES.md Part 2).
 
@@ -286,6 +297,9 @@ def advise(
             the 8-card blind end deal, ``trump`` none; the deal size follows from that).
         others: forehead only: the card of every other seat in seat order (seats 0, 1,
             …, skipping ``seat``; ``players − 1`` cards, masks or card names).
+        backend: where the batches run (default this process for ``n_jobs=1``, else
+            loky's worker processes) and ``progress`` a bar on stderr, as
+            :func:`wiezen_sim.parallel.run_batches`.
 
     Returns:
         :class:`Advice` with one :class:`BidOption` per bid 0..cards (p_exact, expected
@@ -303,6 +317,8 @@ def advise(
             one), ``others`` not ``players − 1`` single distinct cards of the deck or given
             outside a forehead deal, a forehead deal without a turned card, ``bid_sigma``
             with forehead or blind.
+        Interrupted: Ctrl-C or SIGTERM; ``partial`` the advice over the batches finished
+            (``partial`` True), None before the first.
     """
     players = check_players(players)
     if visibility not in VISIBILITIES:
@@ -355,7 +371,7 @@ def advise(
     if visibility == "forehead":
         return _advise_forehead(players, seat, shown, turned, bids, rule)
     return advise_unchecked(mask, players, seat, cards, turned, bids, rule, samples, seed, model, n_jobs,
-                            bid_sigma, visibility == "blind")  # fmt: skip
+                            float(bid_sigma), visibility == "blind", backend, progress)  # fmt: skip
 
 
 def check_bid_sigma(bid_sigma: float) -> float:
@@ -399,6 +415,8 @@ def advise_unchecked(
     n_jobs: int = 1,
     sigma: float = 0.0,
     blind: bool = False,
+    backend: str | None = None,
+    progress: bool | None = False,
 ) -> Advice:
     """:func:`advise` on validated input (arguments as there, ``blind`` for the blind
     visibility with ``mask`` 0; the Monte Carlo bidder asks it every bid)."""
@@ -407,15 +425,29 @@ def advise_unchecked(
     mode = _k.MODE_AIM if model == "aim" else _k.MODE_FIXED
     task = _CountBatch(mask, seat, players, cards, trump_suit, turned_mask, np.array(bids, dtype=np.int64), mode, sigma,
                        blind)  # fmt: skip
-    parts = run_batches(task, sample_seeds(seed, samples), ADVISE_BATCH, n_jobs, progress=False, desc="deals")
-    counts = np.sum([c for c, _ in parts], axis=0)
-    sum_w2 = float(sum(w2 for _, w2 in parts))
-    total = float(counts[0].sum())
-    if not total > 0:
+    visibility = "blind" if blind else "normal"
+
+    def counted(parts: list[tuple[np.ndarray, float]], n: int, partial: bool = False) -> Advice | None:
+        """The advice from the batches' weighted counts; None when no deal counts (every weight 0)."""
+        counts = np.sum([c for c, _ in parts], axis=0)
+        total = float(counts[0].sum())
+        if not total > 0:
+            return None
+        n_eff = total * total / float(sum(w2 for _, w2 in parts))  # = n without weights
+        return _advice(mask, players, seat, cards, turned, bids, rule, n, model, counts, n_eff, sigma, visibility,
+                       (), partial)  # fmt: skip
+
+    try:
+        parts = run_batches(task, sample_seeds(seed, samples), ADVISE_BATCH, n_jobs, backend, progress,
+                            "sampled deals")  # fmt: skip
+    except Interrupted as exc:
+        exc.unit = "sampled deals"
+        exc.partial = counted(exc.results, exc.done, partial=True) if exc.results else None
+        raise
+    advice = counted(parts, samples)
+    if advice is None:
         raise ValueError(f"no sampled deal explains the bids so far {list(bids)}: raise bid_sigma or samples")
-    n_eff = total * total / sum_w2  # = samples without weights
-    return _advice(mask, players, seat, cards, turned, bids, rule, samples, model, counts, n_eff, sigma,
-                   "blind" if blind else "normal", ())  # fmt: skip
+    return advice
 
 
 def _advice(
@@ -433,6 +465,7 @@ def _advice(
     sigma: float,
     visibility: str,
     others: tuple[int, ...],
+    partial: bool = False,
 ) -> Advice:
     """The :class:`Advice` from the (weighted) trick counts ``counts[b, t]`` (model ``aim``:
     row ``b`` when aiming at ``b``; else row 0 for every bid); ``model`` ``"exact"``: the
@@ -464,4 +497,4 @@ def _advice(
     legal = [o for o in options if o.legal]
     best = max(legal, key=lambda o: (o.expected_score, -o.bid))
     return Advice(mask, players, seat, cards, turned, bids, rule.name, samples, model, tuple(options), best, sigma,
-                  n_eff, visibility, others)  # fmt: skip
+                  n_eff, visibility, others, partial)  # fmt: skip

@@ -25,7 +25,7 @@ from wiezen_sim.analysis.stats import mean_interval, wilson
 from wiezen_sim.cards import card_count, card_name, card_suit, cards_of, parse_hand
 from wiezen_sim.kernel import romanian as _k
 from wiezen_sim.kernel.trick import trick_winner
-from wiezen_sim.parallel import resolve_seed, run_batches, sample_seeds
+from wiezen_sim.parallel import Interrupted, resolve_seed, run_batches, sample_seeds
 from wiezen_sim.rules.romanian import (
     RomanianRules,
     RomanianScoring,
@@ -355,10 +355,18 @@ class SimulationResult:
             1/N) and ``deals`` (player-deals counted).
         per_game: one row per game and policy: ``game, policy, score, win`` (mean over
             the players with that policy in that game).
+        partial: True for the result of a stopped run (over the games finished).
     """
 
     table: pd.DataFrame
     per_game: pd.DataFrame
+    partial: bool = False
+
+    def to_dict(self) -> dict:
+        """JSON-ready dict: ``partial`` (True: a stopped run, the games finished) and the
+        table's ``rows`` (NaN, e.g. the interval of a single game, as None)."""
+        rows = self.table.astype(object).where(self.table.notna(), None).to_dict(orient="records")
+        return {"partial": self.partial, "rows": rows}
 
 
 class _GameBatch:
@@ -394,6 +402,8 @@ def simulate(
     bid_samples: int = 128,
     worlds: int = 16,
     n_jobs: int = 1,
+    backend: str | None = None,
+    progress: bool | None = False,
 ) -> SimulationResult:
     """Play ``games`` complete games between policies and compare their scores.
 
@@ -402,12 +412,17 @@ def simulate(
     first dealer is random. Each game has its own seed word
     (``sample_seeds(seed, games)``): results do not depend on ``n_jobs``.
 
+    ``backend`` (default this process for ``n_jobs=1``, else loky's worker processes)
+    and ``progress`` (a bar on stderr) as :func:`wiezen_sim.parallel.run_batches`.
+
     Returns:
         :class:`SimulationResult` (points per game: the scoring's units).
 
     Raises:
         ValueError: players outside 3–6, games < 1, a negative seed, unknown sequence,
             scoring, policy or variant names.
+        Interrupted: Ctrl-C or SIGTERM; ``partial`` the result of the games finished
+            (``partial`` True), None before the first.
     """
     check_players(players)
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
@@ -420,7 +435,18 @@ def simulate(
     rules = RomanianRules.make(players, sequence, scoring, one_card, special_end_deals)
     words = sample_seeds(resolve_seed(seed), games)
     task = _GameBatch(rules, names, bid_samples, worlds, words)
-    parts = run_batches(task, np.arange(games), 1, n_jobs, progress=False, desc="games")
+    try:
+        parts = run_batches(task, np.arange(games), 1, n_jobs, backend, progress, "games")
+    except Interrupted as exc:
+        exc.unit = "games"
+        if exc.results:
+            exc.partial = _result(exc.results, names, rules, partial=True)
+        raise
+    return _result(parts, names, rules)
+
+
+def _result(parts: list, names: list[str], rules: RomanianRules, partial: bool = False) -> SimulationResult:
+    """The result of the games of the finished batches (in game order)."""
     results = [game for part in parts for game in part]
     per_game = []
     exact: dict[str, list[int]] = {nm: [0, 0] for nm in names}
@@ -454,4 +480,4 @@ def simulate(
                 "deals": m,
             }
         )
-    return SimulationResult(pd.DataFrame(rows), per_game_df)
+    return SimulationResult(pd.DataFrame(rows), per_game_df, partial)

@@ -1,0 +1,130 @@
+"""Batches (wiezen_sim.parallel): the same results for any batch size, worker count and backend;
+a stop (SIGINT, SIGTERM) in the middle of a batch kills the worker processes at once and keeps
+what was finished."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+
+import numpy as np
+import psutil
+import pytest
+
+from wiezen_sim.parallel import (
+    BATCH_SECONDS,
+    Interrupted,
+    progress_bar,
+    resolve_backend,
+    run_batches,
+    run_tasks,
+    sample_seeds,
+    stop_signals,
+)
+
+pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX signals")
+
+
+def residues(seeds: np.ndarray) -> list[int]:
+    """A batch's result per sample (so that the grouping into batches is visible if it leaked)."""
+    return [int(s) % 1000**2 for s in seeds]
+
+
+def first_fast_then_stuck(seeds: np.ndarray) -> tuple[int, int]:
+    """The batch holding sample 0 returns at once; every other one blocks for a minute, as a long
+    double-dummy search does (no signal reaches it: the worker ignores SIGINT, SIGTERM goes to the parent)."""
+    if seeds[0] != FIRST:
+        time.sleep(60)
+    return os.getpid(), len(seeds)
+
+
+SEEDS = sample_seeds(7, 101)
+FIRST = SEEDS[0]
+
+
+@pytest.mark.parametrize(
+    ("batch_size", "n_jobs", "backend"),
+    [(None, 1, None), (3, 1, "sequential"), (None, 1, "loky"), (None, 2, None), (17, 2, "loky")],
+)
+def test_results_do_not_depend_on_batches_jobs_or_backend(batch_size, n_jobs, backend):
+    parts = run_batches(residues, SEEDS, batch_size, n_jobs, backend, progress=False)
+    assert [x for part in parts for x in part] == residues(SEEDS)
+    if batch_size is not None:
+        assert [len(p) for p in parts[:-1]] == [batch_size] * (len(parts) - 1)
+
+
+def test_adaptive_batches_start_at_one_sample():
+    """Progress comes after the first sample, not after a whole batch of guesswork; later batches grow
+    towards BATCH_SECONDS of work."""
+    done = []
+    parts = run_batches(residues, SEEDS, None, 1, "sequential", progress=False, on_progress=done.append)
+    assert len(parts[0]) == 1 and done[0] == 1 and done[-1] == len(SEEDS)
+    assert max(len(p) for p in parts) > 1 and BATCH_SECONDS > 0
+
+
+def test_run_tasks_yields_every_result_once():
+    got = dict(run_tasks(abs, [-3, 4, -5, 6], 2, "loky"))
+    assert got == {0: 3, 1: 4, 2: 5, 3: 6}
+
+
+def test_backend_and_jobs_checked():
+    assert resolve_backend(None, 1) == "sequential" and resolve_backend(None, -1) == "loky"
+    with pytest.raises(ValueError, match="unknown backend"):
+        resolve_backend("threads", 2)
+    with pytest.raises(ValueError, match="worker count"):
+        run_batches(residues, SEEDS, None, 0)
+    with pytest.raises(ValueError, match="batch_size must be positive"):
+        run_batches(residues, SEEDS, 0, 1)
+
+
+def _loky_workers() -> list[psutil.Process]:
+    return [p for p in psutil.Process().children(recursive=True) if "popen_loky" in " ".join(p.cmdline())]
+
+
+@pytest.mark.parametrize(("signum", "n_jobs"), [(signal.SIGINT, 1), (signal.SIGTERM, 2)])
+def test_a_stop_in_a_long_batch_kills_the_workers_and_keeps_the_finished(signum, n_jobs):
+    sent = []
+
+    def progress(done: int) -> None:  # the first batch is back; the others are stuck for a minute
+        timer = threading.Timer(0.3, lambda: (sent.append(time.monotonic()), os.kill(os.getpid(), signum)))
+        timer.start()
+
+    with pytest.raises(Interrupted) as stopped:
+        run_batches(first_fast_then_stuck, SEEDS, None, n_jobs, "loky", progress=False, on_progress=progress)
+    took = time.monotonic() - sent[0]
+    exc = stopped.value
+    assert exc.signum == signum and exc.done == 1 and exc.total == len(SEEDS)
+    assert [size for _, size in exc.results] == [1]
+    assert took < 2, f"{took:.2f} s from the signal to the exception"
+    deadline = time.monotonic() + 2
+    while _loky_workers() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _loky_workers(), "a worker outlived the stop"
+    again = run_batches(residues, SEEDS[:5], None, n_jobs, "loky", progress=False)  # new workers
+    assert [x for part in again for x in part] == residues(SEEDS[:5])
+
+
+def test_stop_signals_raise_interrupted_and_restore_the_handlers():
+    before = signal.getsignal(signal.SIGTERM)
+    with pytest.raises(Interrupted) as stopped, stop_signals():
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(5)
+    assert stopped.value.signum == signal.SIGTERM and isinstance(stopped.value, KeyboardInterrupt)
+    assert signal.getsignal(signal.SIGTERM) is before
+    assert Interrupted(signal.SIGINT).summary() == "0 of 0 samples finished"
+
+
+def test_the_time_left_counts_from_the_first_result():
+    """The start-up before the first result (imports, worker processes) is not counted as work: the rate is
+    the mean since the first update, and the bar says 'at most' for a ceiling."""
+    with progress_bar(100, "deals", show=True, ceiling=True) as bar:
+        time.sleep(0.5)  # start-up: nothing finished
+        bar.update(1)
+        time.sleep(0.1)
+        bar.update(10)
+        rate = bar.format_dict["rate"]
+        assert 2 * 11 / 0.6 < rate <= 10 / 0.1, rate  # since the first update (10 / 0.1), not the start (11 / 0.6)
+        text = str(bar)
+    assert "11 of at most 100" in text and "at most" in text.split("elapsed")[1]
