@@ -54,7 +54,7 @@ def _stop_after_progress(args: list[str], signum: int, cwd: Path | None = None) 
     seen = b""
     deadline = time.monotonic() + START_SECONDS
     try:
-        while not re.search(rb"\b[1-9][0-9]*( of |/)", seen):
+        while not re.search(rb"\b[1-9][0-9]*(/| of at most )[0-9]+ \|", seen):  # the bar: "3/400 |" or "3 of at most"
             assert proc.poll() is None, f"ended before any progress: {seen.decode(errors='replace')}"
             assert time.monotonic() < deadline, "no progress in time"
             if select.select([master], [], [], 0.2)[0]:

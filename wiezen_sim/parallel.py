@@ -51,6 +51,7 @@ BACKENDS = ("loky", "sequential", "dask")
 BATCH_SECONDS = 0.5  # adaptive batches aim at about this much work each (progress and stopping granularity)
 IDLE_SECONDS = 300  # loky's worker processes wait this long for the next batch before they exit (joblib's default)
 AHEAD = 2  # batches handed out per worker before the first one is back
+_worker = False  # True in a worker process started by :func:`_executor` (:func:`_start_worker`)
 
 
 class Interrupted(KeyboardInterrupt):
@@ -314,9 +315,6 @@ def _executor(n_jobs: int, backend: str) -> Iterator[tuple[Executor, int]]:
     except BaseException:
         pool.shutdown(wait=True, kill_workers=True)
         raise
-
-
-_worker = False  # True in a worker process started by :func:`_executor`
 
 
 def _start_worker() -> None:
