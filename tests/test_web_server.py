@@ -7,6 +7,7 @@ computation's process (and its joblib workers) is gone; two computations run at 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -28,7 +29,7 @@ from wiezen_sim.rules.romanian import check_bids_so_far, check_turned
 from wiezen_sim.rules.ruleset import get_rules
 from wiezen_sim.vocabulary import parse_seat
 from wiezen_sim.web.forms import check_romanian, romanian_api
-from wiezen_sim.web.server import create_app
+from wiezen_sim.web.server import Jobs, create_app
 from wiezen_sim.web.worker import finite
 
 POSITION = {**EXAMPLE, "samples": "10", "seed": "11"}
@@ -262,6 +263,24 @@ def test_a_stopped_or_abandoned_job_stops_its_workers(how: str, n_jobs: int) -> 
         while jobs.running and time.monotonic() < deadline:
             time.sleep(0.1)
         assert not jobs.running
+
+
+def _job_with_a_child(conn, kwargs: dict, n_jobs: int) -> None:
+    """A job that starts a process of its own, as joblib's workers are, says so and waits."""
+    subprocess.Popen(["sleep", "300"])
+    conn.send({"type": "progress", "done": 0})
+    time.sleep(300)
+
+
+def test_stopping_a_job_ends_the_processes_it_started() -> None:
+    """Deterministically what a job stopped between two batches left: its workers, orphaned but alive."""
+    jobs = Jobs(1)
+    process, connection = jobs.start(_job_with_a_child, {})
+    assert connection.poll(60) and connection.recv()["type"] == "progress"
+    (child,) = _children(process.pid)
+    asyncio.run(jobs.stop(process))
+    assert _gone({process.pid, child}), "a process the job started outlived it"
+    assert not jobs.running
 
 
 def test_a_job_killed_from_outside_is_a_message(client: TestClient) -> None:

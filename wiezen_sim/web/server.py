@@ -13,8 +13,9 @@ Routes:
   socket closing (stop button, closed tab, reload), terminates the job's process.
 
 Every computation has its own process (forked from a ``forkserver`` that has the
-package imported), so computations of several tabs run side by side and stopping one
-is killing its process.
+package imported), the leader of a process group of its own, so computations of several
+tabs run side by side and stopping one is signalling its group: the job and its joblib
+workers.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ import asyncio
 import contextlib
 import json
 import multiprocessing
+import os
+import signal
 import socket
 from collections.abc import AsyncIterator, Callable
 from multiprocessing import forkserver
@@ -74,31 +77,43 @@ class Jobs:
         self.context.set_forkserver_preload(["wiezen_sim.web.worker"])
 
     def start(self, target: Callable, kwargs: dict) -> tuple[BaseProcess, Connection]:
-        """Start ``target(connection, kwargs, n_jobs)`` in a new process; returns it and the receiving end."""
+        """Start ``target(connection, kwargs, n_jobs)`` in a new process, the leader of a process group of its
+        own (:func:`wiezen_sim.web.worker.job`); returns it and the receiving end."""
         receive, send = self.context.Pipe(duplex=False)
         # not a daemon: joblib starts worker processes only from a non-daemonic process
-        process = self.context.Process(target=target, args=(send, kwargs, self.n_jobs), daemon=False)
+        process = self.context.Process(target=worker.job, args=(target, send, kwargs, self.n_jobs), daemon=False)
         process.start()
         send.close()  # the child holds the only sending end: its exit ends the connection
         self.running.add(process)
         return process, receive
 
     async def stop(self, process: BaseProcess) -> None:
-        """Terminate a job (SIGTERM lets it stop its joblib workers; SIGKILL after ``STOP_GRACE_S``)."""
-        if process.is_alive():
-            process.terminate()
-            for _ in range(int(STOP_GRACE_S / POLL_S)):
-                if not process.is_alive():
-                    break
-                await asyncio.sleep(POLL_S)
-            else:
-                process.kill()
+        """Terminate a job and every process it started, its joblib workers: SIGTERM to its process group, even
+        when the job itself has ended (a job ended by the signal between two batches leaves its idle workers
+        behind); SIGKILL to the group if the job still runs after ``STOP_GRACE_S``."""
+        _signal_group(process, signal.SIGTERM)
+        for _ in range(int(STOP_GRACE_S / POLL_S)):
+            if not process.is_alive():
+                break
+            await asyncio.sleep(POLL_S)
+        else:
+            _signal_group(process, signal.SIGKILL)
         await asyncio.to_thread(process.join)
         self.running.discard(process)
 
     async def stop_all(self) -> None:
         """Terminate every running job (the server is shutting down)."""
         await asyncio.gather(*(self.stop(p) for p in list(self.running)))
+
+
+def _signal_group(process: BaseProcess, signum: int) -> None:
+    """Send ``signum`` to the job's process group, or to the job alone if it has not made its group yet."""
+    try:
+        os.killpg(process.pid, signum)  # type: ignore[arg-type]  # a started process has a pid
+    except ProcessLookupError:  # no such group: not made yet, or every process of it has ended
+        with contextlib.suppress(ProcessLookupError):
+            if process.is_alive():
+                os.kill(process.pid, signum)  # type: ignore[arg-type]
 
 
 def _page_context() -> dict:

@@ -11,8 +11,9 @@ connection:
   whose traceback goes to the server's log).
 
 The numbers are the advisor's own for the same seed; the downloads are produced as the
-CLI produces ``--format json`` and ``--format csv``. Terminating the process (SIGTERM)
-stops the advisor's joblib workers too (:func:`wiezen_sim.parallel.run_batches`).
+CLI produces ``--format json`` and ``--format csv``. Each job leads a process group of
+its own (:func:`job`), which its joblib workers join: the server stops them all with one
+signal to the group.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ import io
 import json
 import logging
 import math
+import os
+from collections.abc import Callable
 from multiprocessing.connection import Connection
 
 import numpy as np
@@ -42,6 +45,13 @@ def finite(value: object) -> object:
     if isinstance(value, list | tuple):
         return [finite(v) for v in value]
     return value
+
+
+def job(target: Callable[[Connection, dict, int], None], conn: Connection, kwargs: dict, n_jobs: int) -> None:
+    """A job process: ``target(conn, kwargs, n_jobs)`` as the leader of a new process group, which the
+    processes it starts (joblib's workers) join, so that the server stops them all with one signal."""
+    os.setpgid(0, 0)
+    target(conn, kwargs, n_jobs)
 
 
 def run_wiezen(conn: Connection, kwargs: dict, n_jobs: int) -> None:
