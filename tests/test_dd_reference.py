@@ -276,3 +276,58 @@ def test_node_count_does_not_depend_on_earlier_questions(compiled_kernels):
     n0 = used.nodes
     assert used.solve(second, "NT", 1, 0b0101) == value
     assert used.nodes - n0 == fresh.nodes
+
+
+def _low_side_ending(rng: np.random.Generator, n_cards: int, side: int):
+    """(hands, trump, leader, trick): the side's seats dealt mostly low cards (each from the
+    lower half of the deck with probability 0.8), the others the rest; maybe mid-trick."""
+    hands, trump, leader, trick = random_ending(rng, n_cards, in_progress=False)
+    deck = sorted((b for h in hands for b in range(64) if int(h) >> b & 1), key=lambda c: c & 15)
+    mine = [s for s in range(4) if side >> s & 1]
+    theirs = [s for s in range(4) if not side >> s & 1]
+    hands[:] = 0
+    pool = list(deck)
+    for i in range(n_cards * len(mine)):
+        low = pool[: max(1, len(pool) // 2)]
+        c = int(rng.choice(low if rng.random() < 0.8 else pool))
+        pool.remove(c)
+        hands[mine[i % len(mine)]] |= 1 << c
+    for i, c in enumerate(int(c) for c in rng.permutation(pool)):
+        hands[theirs[i % len(theirs)]] |= 1 << c
+    played = int(rng.integers(0, 4))
+    for i in range(played):
+        seat = (leader + i) % 4
+        hand = int(hands[seat])
+        if trick:
+            hand = (hand & (0x7FFC << (16 * (trick[0] >> 4)))) or hand
+        card = int(rng.choice([b for b in range(64) if hand >> b & 1]))
+        hands[seat] &= ~(1 << card)
+        trick.append(card)
+    return hands, trump, leader, trick
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_exact_against_the_other_sides_quick_tricks_matches_brute_force(solver, seed):
+    """Exact questions of a side holding low cards (pico's shape: the other side can often
+    cash every trick, which settles "exactly k" for any k >= 1), every k from 0 to one
+    above the side's most tricks, against the brute force."""
+    rng = np.random.default_rng(380 + seed)
+    for _ in range(60):
+        side = int(rng.choice(SIDES))
+        hands, trump, leader, trick = _low_side_ending(rng, int(rng.choice([2, 3, 4])), side)
+        args = _ref_args(hands, trump, leader, trick, side)
+        for k in range(ref_value(*args) + 2):
+            got = solver.solve(hands, trump, leader, side, "exact", k=k, trick=trick)
+            assert got is ref_exact(*args, k), (hands, trump, leader, trick, side, k)
+
+
+def test_pico_is_refuted_at_once_when_the_defenders_cash_every_trick(compiled_kernels):
+    """North (♠A ♥32) cannot take exactly one trick: East leads ♥A, ♥K, ♥Q and North must
+    discard the ♠A on the third. The defenders' quick tricks refute the exact question at
+    the first trick's start, which the never-wins bound cannot (the ♠A is above the ♠K)."""
+    deal = "N:A.32.. .AKQ.. K.JT.. .987.."
+    args = _ref_args(parse_deal(deal, cards_per_hand=None), None, 1, [], 0b0001)
+    assert not ref_exact(*args, 1) and ref_value(*args) == 0
+    fresh = DDSolver(tt_mb=16)
+    assert fresh.solve(deal, "NT", 1, 0b0001, "exact", k=1) is False
+    assert fresh.trick_nodes == 1

@@ -322,7 +322,8 @@ def _lead_quick_tricks(hands, leader, trump, mmask, lo, tl, scratch, ply):
     """``(answer, decisive cards)`` at a trick's start from the quick tricks of the side on
     lead (:func:`_cash_tricks`; a lone declarer on lead also from a trump lead,
     :func:`_lone_trump_lead`) for "at least ``lo`` tricks of the maximisers"; answer -1:
-    undecided."""
+    undecided. The minimisers' quick tricks prove fewer than ``lo``, which also refutes
+    an exact question (``hi < tl``); the maximisers' prove nothing about ``hi``."""
     if (mmask >> leader) & 1:
         qt, qrel = _cash_tricks(hands, leader, trump, mmask, scratch, ply, lo)
         if qt >= lo:
@@ -342,7 +343,8 @@ def _lead_quick_tricks(hands, leader, trump, mmask, lo, tl, scratch, ply):
 def _second_hand_quick_tricks(hands, player, trump, lead_suit, win_card, win_seat, mmask, lo, tl):
     """``(answer, decisive cards)`` for the second hand from its side's quick tricks
     (:func:`_second_hand_tricks`) for "at least ``lo`` tricks of the maximisers"; answer
-    -1: undecided. With trumps only a need of one trick is tried."""
+    -1: undecided. With trumps only a need of one trick is tried. As for
+    :func:`_lead_quick_tricks`, the minimisers' answer also refutes an exact question."""
     is_max = (mmask >> player) & 1
     need = lo if is_max else tl - lo + 1
     if need == 1 or trump < 0:

@@ -162,12 +162,13 @@ def _search(
     # quick tricks (after the table: a table hit is cheaper)
     answer = -1
     dec = 0
-    if pos == 0 and one_sided and cmask == mmask:
+    # (the minimisers' quick tricks also refute an exact question: they hold the count below lo)
+    if pos == 0 and cmask == mmask and (one_sided or not (mmask >> leader) & 1):
         answer, dec = _lead_quick_tricks(hands, leader, trump, mmask, lo, tl, scratch, ply)
-    elif pos > 0 and cmask == mmask and hi >= tl:
-        if mmask == 1 << player:
+    elif pos > 0 and cmask == mmask:
+        if hi >= tl and mmask == 1 << player:
             answer, dec = _lone_sure_quick_tricks(hands, player, trump, lead_suit, win_card, pos, lo)
-        if answer < 0 and pos == 1:
+        if answer < 0 and pos == 1 and (hi >= tl or not (mmask >> player) & 1):
             answer, dec = _second_hand_quick_tricks(hands, player, trump, lead_suit, win_card, win_seat, mmask, lo, tl)
     if answer >= 0:
         stats[STAT_QUICK_TRICKS] += 1
