@@ -19,8 +19,8 @@ HAND = "S:AKJ98 H:A52 D:K32 C:52"  # solo in spades made about 9 times in 10 (7S
 def test_round_ends_double_up_to_the_ceiling():
     assert round_ends(1) == [1]
     assert round_ends(ROUND_FIRST) == [ROUND_FIRST]
-    assert round_ends(1000) == [64, 128, 256, 512, 1000]
-    assert round_ends(129) == [64, 128, 129]
+    assert round_ends(1000) == [32, 64, 128, 256, 512, 1000]
+    assert round_ends(129) == [32, 64, 128, 129]
     with pytest.raises(ValueError, match="positive"):
         round_ends(0)
 
@@ -50,7 +50,7 @@ def test_stop_rule_rows_and_reproducibility(compiled_kernels):
         assert one.table.equals(other.table) and one.meta == other.meta
     n = dict(zip(one.table.contract, one.table.n, strict=True))
     assert n["miserie"] == ROUND_FIRST  # hopeless: asked on the first round only, and says so
-    assert n["solo"] == one.meta["deals"] == 100  # still too wide at 64 deals: on to the ceiling
+    assert n["solo"] == one.meta["deals"] == 100  # still too wide after 32 and 64 deals: on to the ceiling
     assert one.recommendation["contract"] == "solo"
     # each row is exactly the row of a fixed run over its own first n deals
     for contract in ("solo", "miserie"):

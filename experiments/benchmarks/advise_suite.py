@@ -35,10 +35,10 @@ Prints as its last three lines ``advise_suite_p50_dds_solves: X`` (median over h
 ``wiezen-sim advise HAND`` with 2 jobs on an otherwise idle 2-core machine
 (:func:`projected_wall_s`, :func:`startup_s`) if it took its ceiling of deals
 (``samples``, default 1000) with the whole table on each: an upper bound, since the
-stop rule may end the run after any round of 64, 128, 256, … deals and drops dominated
+stop rule may end the run after any round of 32, 64, 128, … deals and drops dominated
 contracts' questions after a round (:func:`samples_used`). The line before them,
 ``advise_suite_max_s_first_round_lower_bound``, is the lower bound: the first round
-alone (64 deals, every question asked).
+alone (32 deals, every question asked).
 
 Times are CPU seconds of this process (``time.process_time``), for our questions and for
 DDS alike, so that other processes on a shared machine do not inflate them; the wall time
@@ -166,7 +166,7 @@ def samples_used(default_samples: int) -> tuple[int, int]:
     """Bounds on the sampled deals of the default ``wiezen-sim advise HAND`` run: ``(fewest, most)``.
 
     ``advise`` stops by its stop rule (``wiezen_sim/analysis/advise/stopping.py``) after a
-    round of 64, 128, 256, … deals, at the latest at its ceiling ``samples``. Where a hand
+    round of 32, 64, 128, … deals, at the latest at its ceiling ``samples``. Where a hand
     stops depends on its rows' estimates over hundreds of deals, which a few timed deals
     cannot tell, so this gives bounds, not an estimate: the first round (every question
     asked on each deal) and the ceiling (an upper bound: after a round, dominated
@@ -528,7 +528,7 @@ def main(argv: list[str] | None = None) -> int:
         "projection": {
             "first_round_deals": fewest,
             "ceiling_deals": most,
-            "note": "advise stops by its stop rule after a round of 64, 128, 256, ... deals, at the latest at "
+            "note": f"advise stops by its stop rule after a round of {fewest}, {2 * fewest}, {4 * fewest}, ... deals, at the latest at "
             "its ceiling (samples); these deals cannot tell where, so projected_s_first_round is a lower "
             "bound and projected_s_ceiling an upper bound of the default run's wall time",
         },

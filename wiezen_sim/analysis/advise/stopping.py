@@ -1,7 +1,7 @@
 """When the advisor has sampled enough deals: the stop rule (issue 18).
 
 ``samples`` is a ceiling. Deals are drawn in rounds whose ends are fixed by the sample
-count alone (:func:`round_ends`: 64, 128, 256, … deals, then the ceiling), so the same
+count alone (:func:`round_ends`: 32, 64, 128, … deals, then the ceiling), so the same
 seed and ceiling give the same rounds, the same deals and the same numbers for any
 ``n_jobs``, batch size or backend. After every round the rows built so far are judged:
 
@@ -45,7 +45,7 @@ __all__ = [
     "round_ends",
 ]
 
-ROUND_FIRST = 64  # deals of the first round; every later round doubles the deals drawn so far
+ROUND_FIRST = 32  # deals of the first round (enough to drop a clearly dominated contract); later rounds double the deals drawn
 DECIDED = 0.99  # P(recommendation better than the runner-up) needed to stop (issue 18)
 HALF_WIDTH = 0.05  # largest half-width of a contending row's 95 % interval of P(success) (issue 18)
 DOMINATED = 0.999  # P(best better than an option) above which the option stops being asked
@@ -54,7 +54,7 @@ Option = tuple[str, np.ndarray, float]  # (contract, per-deal settlement float[n
 
 
 def round_ends(samples: int) -> list[int]:
-    """Cumulative deal counts after each round: ``[64, 128, 256, …, samples]`` (ints, ascending).
+    """Cumulative deal counts after each round: ``[32, 64, 128, …, samples]`` (ints, ascending).
 
     Raises:
         ValueError: ``samples`` < 1.
