@@ -16,6 +16,7 @@ import termios
 import time
 from pathlib import Path
 
+import pandas as pd
 import psutil
 import pytest
 
@@ -100,13 +101,18 @@ def test_advise_stops_in_a_long_search_with_the_partial_table(signum, jobs):
     assert "Traceback" not in err
 
 
-def test_simulate_stops_with_the_sessions_finished():
-    code, out, err, took, workers = _stop_after_progress(["simulate", "--sessions", "5000", "--jobs", "1"],
-                                                         signal.SIGINT)  # fmt: skip
+def test_simulate_stops_with_the_sessions_finished(tmp_path):
+    log = tmp_path / "log.parquet"
+    code, out, err, took, workers = _stop_after_progress(
+        ["simulate", "--sessions", "5000", "--jobs", "1", "--log", str(log)], signal.SIGINT
+    )
     assert code == 130 and took < STOP_SECONDS and len(workers) == 1 and not _alive(workers)
     said = re.search(r"stopped by SIGINT after (\d+) of 5,000 sessions finished", err)
     assert said, err[-500:]
     assert out.startswith("PARTIAL") and f"Wiezen sessions: {said[1]} × 16 hands" in out
+    sessions = pd.read_parquet(log)["session"]  # the log of the sessions finished, written too
+    assert sorted(sessions.unique()) == list(range(int(said[1])))
+    assert "of the sessions finished (PARTIAL)" in err
 
 
 def test_experiment_stops_and_keeps_its_batches(tmp_path):

@@ -19,7 +19,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from wiezen_sim.analysis.advise import EXAMPLE, advise
-from wiezen_sim.analysis.advise.stopping import ROUND_FIRST
+from wiezen_sim.analysis.advise.stopping import round_ends
 from wiezen_sim.analysis.romanian import check_bid_sigma
 from wiezen_sim.analysis.stats import mean_interval
 from wiezen_sim.cards import parse_card, parse_hand
@@ -180,12 +180,13 @@ def test_result_is_the_advisors_and_the_clis(client: TestClient, capsys) -> None
 
 
 def test_a_run_stopped_early_counts_the_deals_it_used(client: TestClient) -> None:
-    """Samples are a ceiling: a clear answer stops after the first round, and the page says so (not the ceiling)."""
+    """Samples are a ceiling: a clear answer stops after a round, and the page says so (not the ceiling)."""
     result = _run(client, "wiezen", {**POSITION, "hand": "S:AKQJT98765432", "samples": "100", "seed": "1"})[-1]
-    assert result["advice"]["stopped_early"] and result["advice"]["deals"] == ROUND_FIRST
-    assert result["summary"].endswith(f"over {ROUND_FIRST} sampled deals.")
+    deals = result["advice"]["deals"]
+    assert result["advice"]["stopped_early"] and deals in round_ends(100)[:-1]
+    assert result["summary"].endswith(f"over {deals} sampled deals.")
     titles = [chart for chart in result["trick_charts"] if chart]
-    assert titles and all(f"of {ROUND_FIRST} sampled deals counted" in chart for chart in titles)
+    assert titles and all(f"of {deals} sampled deals counted" in chart for chart in titles)
     # solo slim, recommended, is a success test: the trick distribution shown first is the first shown row's with one
     rows, best, first = result["advice"]["contracts"], result["recommended"], result["tricks_row"]
     assert rows[best]["contract"] == "solo_slim" and result["trick_charts"][best] is None
@@ -337,3 +338,20 @@ def test_ev_interval_is_the_t_interval_of_the_settlements() -> None:
     assert row.ev_low < row.ev_high
     vraag_seats = advice.table[advice.table.partner.isin([1, 2, 3])]  # no EV: the partner decides
     assert vraag_seats[["ev_units", "ev_low", "ev_high"]].isna().all().all()
+
+
+def test_one_computation_more_than_allowed_is_told_the_server_is_busy() -> None:
+    with TestClient(create_app(n_jobs=1, max_running=1)) as client:
+        with client.websocket_connect("/ws/wiezen") as first:
+            first.send_text(json.dumps({**POSITION, "samples": "5000"}))
+            assert first.receive_json()["type"] == "started"
+            second = _run(client, "wiezen", POSITION)
+            assert second == [{"type": "error", "message": "the server is busy: 1 computations are running (at most 1 "
+                               "at once); stop one, or try again when one has finished"}]  # fmt: skip
+            first.send_text("stop")
+            while (message := first.receive_json())["type"] == "progress":
+                pass
+            assert message == {"type": "stopped"}
+        assert _run(client, "wiezen", POSITION)[-1]["type"] == "result"  # the stopped one no longer counts
+    with pytest.raises(ValueError, match="max-running must be at least 1, got 0"):
+        create_app(max_running=0)

@@ -23,7 +23,7 @@ def _parquet_path(text: str) -> str:
 def run(args: argparse.Namespace) -> None:
     """Play the sessions; print chips per hand per bot (and write the per-hand log with ``--log``).
 
-    Stopped (Ctrl-C, SIGTERM): the summary of the sessions finished, marked PARTIAL (no log).
+    Stopped (Ctrl-C, SIGTERM): the summary and the log of the sessions finished, marked PARTIAL.
     """
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     try:
@@ -32,12 +32,18 @@ def run(args: argparse.Namespace) -> None:
                                    backend="loky")  # fmt: skip
     except Interrupted as stop:
         if isinstance(stop.partial, SessionsResult):
+            _write_log(args, stop.partial)
             _print(args, stop.partial)
         raise
+    _write_log(args, result)
+    _print(args, result)
+
+
+def _write_log(args: argparse.Namespace, result: SessionsResult) -> None:
     if args.log:
         result.log.to_parquet(args.log, index=False)
-        note(args, f"wrote the per-hand log ({len(result.log)} deals) to {args.log}")
-    _print(args, result)
+        finished = " of the sessions finished (PARTIAL)" if result.meta.get("partial") else ""
+        note(args, f"wrote the per-hand log ({len(result.log)} deals{finished}) to {args.log}")
 
 
 def _print(args: argparse.Namespace, result: SessionsResult) -> None:

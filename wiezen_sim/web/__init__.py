@@ -7,5 +7,8 @@
 - :mod:`~wiezen_sim.web.server`: the Starlette app: the page, the field check, and one
   WebSocket per computation whose job process is terminated when the socket closes.
 
-Needs the ``web`` extra (``pip install -e ".[web]"``).
+Needs the ``web`` extra (``pip install -e ".[web]"``); this module itself does not, so the
+CLI can name its defaults without it.
 """
+
+MAX_RUNNING = 4  # computations at once, over all tabs (each has its own n_jobs workers); one more is told "busy"

@@ -48,7 +48,7 @@ from wiezen_sim.parallel import resolve_seed
 from wiezen_sim.rules.romanian import MAX_PLAYERS, MIN_PLAYERS, SCORING_PRESETS, deck_mask
 from wiezen_sim.rules.ruleset import PRESETS
 from wiezen_sim.vocabulary import SEAT_NAMES
-from wiezen_sim.web import worker
+from wiezen_sim.web import MAX_RUNNING, worker
 from wiezen_sim.web.forms import DEFAULTS, MAX_SAMPLES, MAX_SEED, check_romanian, check_wiezen, romanian_api
 
 HERE = Path(__file__).parent
@@ -136,14 +136,17 @@ def _page_context() -> dict:
     }
 
 
-def create_app(n_jobs: int = 1) -> Starlette:
-    """The web app; ``n_jobs`` joblib workers per computation (-1: all cores).
+def create_app(n_jobs: int = 1, max_running: int = MAX_RUNNING) -> Starlette:
+    """The web app; ``n_jobs`` joblib workers per computation (-1: all cores), at most
+    ``max_running`` computations at once (one more gets an error message saying so).
 
     Raises:
-        ValueError: ``n_jobs`` is 0.
+        ValueError: ``n_jobs`` is 0, or ``max_running`` < 1.
     """
     if n_jobs == 0:
         raise ValueError("jobs must be a worker count ≥ 1, or negative for all cores (-1)")
+    if max_running < 1:
+        raise ValueError(f"max-running must be at least 1, got {max_running}")
     jobs = Jobs(n_jobs)
     templates = Jinja2Templates(directory=HERE / "templates")
     context = _page_context()
@@ -178,6 +181,11 @@ def create_app(n_jobs: int = 1) -> Starlette:
         if checked.errors:
             await _finish(websocket, {"type": "invalid", "errors": checked.errors})
             return
+        if len(jobs.running) >= max_running:
+            busy = (f"the server is busy: {len(jobs.running)} computations are running (at most {max_running} at "
+                    "once); stop one, or try again when one has finished")  # fmt: skip
+            await _finish(websocket, {"type": "error", "message": busy})
+            return
         kwargs = {**checked.kwargs, "seed": resolve_seed(checked.kwargs["seed"])}
         process, connection = jobs.start(target, kwargs)
         with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):  # _relay sees a page that went away
@@ -210,6 +218,7 @@ async def _relay(websocket: WebSocket, process: BaseProcess, connection: Connect
         while True:
             if listener.done():  # a stop message (any frame), or the socket closed (tab closed, reload)
                 if listener.exception() is None and listener.result()["type"] != "websocket.disconnect":
+                    await asyncio.shield(jobs.stop(process))  # "stopped" once it has: a new run may start at once
                     await _finish(websocket, {"type": "stopped"})
                 return
             if not connection.poll():
@@ -239,16 +248,16 @@ async def _finish(websocket: WebSocket, message: dict) -> None:
         await websocket.close()
 
 
-def serve(host: str, port: int, n_jobs: int, ready: Callable[[str], None]) -> None:
+def serve(host: str, port: int, n_jobs: int, ready: Callable[[str], None], max_running: int = MAX_RUNNING) -> None:
     """Serve the page until interrupted; ``ready(url)`` is called once the port is bound.
 
     Port 0 picks a free port (the URL given to ``ready`` names it).
 
     Raises:
         OSError: the address cannot be bound (in use, or not this machine's).
-        ValueError: ``n_jobs`` is 0.
+        ValueError: ``n_jobs`` is 0, or ``max_running`` < 1.
     """
-    app = create_app(n_jobs)
+    app = create_app(n_jobs, max_running)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.create_server((host, port), family=family)
     bound = sock.getsockname()[1]

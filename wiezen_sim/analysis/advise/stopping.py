@@ -45,7 +45,7 @@ __all__ = [
     "round_ends",
 ]
 
-ROUND_FIRST = 32  # deals of the first round (enough to drop a clearly dominated contract); later rounds double the deals drawn
+ROUND_FIRST = 32  # deals of the first round (enough to drop a clearly dominated contract); later ones double the deals
 DECIDED = 0.99  # P(recommendation better than the runner-up) needed to stop (issue 18)
 HALF_WIDTH = 0.05  # largest half-width of a contending row's 95 % interval of P(success) (issue 18)
 DOMINATED = 0.999  # P(best better than an option) above which the option stops being asked
