@@ -115,7 +115,7 @@ def test_same_seed_same_play_and_the_seed_matters():
         (["AS", "AS", "QS"], "TH", [0, 0, 0], "heuristic", "dealt twice"),
         (["AS", "KS", "8S"], "TH", [0, 0, 0], "heuristic", "not in the 24-card deck"),
         (["AS", "KS", "QS"], None, [0, 0, 0], "heuristic", "has a turned card"),
-        (["AS", "KS", "QS"], "AS", [0, 0, 0], "heuristic", "cannot be in a hand"),
+        (["AS", "KS", "QS"], "AS", [0, 0, 0], "heuristic", "cannot be in the hand"),
         (["AS", "KS", "QS"], "TH", [0, 0], "heuristic", "one bid per seat"),
         (["AS", "KS", "QS"], "TH", [0, 0, 1], "heuristic", "dealer may not"),
         (["AS", "KS", "QS"], "TH", [0, 2, 0], "heuristic", "must be 0..1"),

@@ -33,12 +33,12 @@ from wiezen_sim.rules.romanian import (
     check_bids,
     check_cards_in_deck,
     check_players,
+    check_turned,
     counts_for_streak,
     deal_score,
     deck_mask,
     game_winners,
     get_scoring,
-    has_trump,
 )
 
 __all__ = ["DealRecord", "GameRecord", "SimulationResult", "Trick", "play_deal", "play_game", "simulate"]
@@ -144,16 +144,7 @@ def _check_deal(hands: Sequence[int | str], trump: int | str | None) -> tuple[li
     if not 1 <= cards <= 8:
         raise ValueError(f"a Romanian whist deal has 1 to 8 cards per player, got {cards}")
     turned = parse_turned(trump)
-    if has_trump(players, cards) != (turned is not None):
-        raise ValueError(
-            "8-card deals use the whole deck: there is no turned card (give trump None)"
-            if cards == 8
-            else f"a {cards}-card deal has a turned card: give it as trump (e.g. 'QH')"
-        )
-    if turned is not None:
-        check_cards_in_deck(1 << turned, players, "trump")
-        if seen >> turned & 1:
-            raise ValueError(f"the turned card {card_name(turned)} cannot be in a hand")
+    check_turned(turned, players, cards, seen)
     return masks, turned
 
 
