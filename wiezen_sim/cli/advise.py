@@ -102,7 +102,7 @@ def add(sub: argparse._SubParsersAction) -> None:
         "which contract should this hand bid? Monte Carlo over the deals it can be in",
         "wiezen-sim advise S:AKQJ98 H:AK2 D:K3 C:52 --seat eldest --turned 7H --contracts abondance,miserie",
         "Hands: 13 cards as 'S:AKQ H:T98 D:- C:AK5432', '♠AKQ ♥T98 ♦- ♣AK5432' or a list of cards\n"
-        "'AS KS QS …' (T or 10 for ten; Belgian letters: H = heer (king), V = vrouw (queen), B = boer (jack)).\n"
+        "'AS KS QS …' (T or 10 for ten; French-style letters: 1 = ace, R = king, D = queen, V = jack).\n"
         f"The seat is {WIEZEN_SEATS}.\n"
         "Without a hand: a built-in example. The first lines give the verdict, then the table.",
     )
