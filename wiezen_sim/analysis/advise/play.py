@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from wiezen_sim.analysis.advise.bids import BidOption, bid_batch, first_bid
 from wiezen_sim.analysis.advise.dd_table import dd_batch
 from wiezen_sim.analysis.advise.deals import DEALER, sample_hands
 from wiezen_sim.analysis.threshold import ThresholdBidder
@@ -95,13 +96,6 @@ def default_model(accept_tricks: float) -> ThresholdBidder:
     return ThresholdBidder(thresholds={"accept": accept_tricks}, name=f"threshold bot, accept {accept_tricks:g}")
 
 
-def _declaring_bid(contract: str, suit: int | None, rules: RuleSet) -> Bid:
-    """The advised seat's first bid for an option (a vraag for solo: RULES.md 1.4)."""
-    if contract == "abondance":
-        return Bid(contract, 9 if rules.abondance_levels else None, suit if rules.abondance_trump_with_bid else None)
-    return Bid("vraag" if contract == "solo" else contract)
-
-
 def auction_behind(deal: Deal, contract: str, suit: int | None, seat: int, acceptor: int | None,
                    model: AuctionModel, rules: RuleSet) -> tuple[AuctionEvidence, bool]:  # fmt: skip
     """The auction that leads to an option, as its players hear it (rules in the module docstring; RULES.md 1.4).
@@ -115,7 +109,8 @@ def auction_behind(deal: Deal, contract: str, suit: int | None, seat: int, accep
         The evidence (every bid chosen, with the state before it) and whether the model's
         bids do not lead to the option on this deal.
     """
-    mine = _declaring_bid(contract, suit, rules)
+    level = 9 if contract == "abondance" and rules.abondance_levels else None  # played for the lowest level
+    mine = first_bid(BidOption(contract, suit, level), rules)
     rank = contract_spec(mine.name).rank
     state, off, declared = start_auction(deal, rules), False, False
     turns: list[tuple[AuctionState, Bid]] = []
@@ -229,7 +224,9 @@ class DealBatch:
     Picklable, and in this module (not with :func:`~wiezen_sim.analysis.advise.advise`) so
     that a worker process imports only the solvers it runs, not pandas or scipy.
     ``DealBatch(...)(seeds)`` is :func:`~wiezen_sim.analysis.advise.dd_table.dd_batch`
-    (``method="dd"``) or :func:`play_batch` of the ``uint64`` seed words.
+    (``method="dd"``) with the bid values of the ``valued`` contracts
+    (:func:`~wiezen_sim.analysis.advise.bids.bid_batch`, the other seats bidding by ``model``,
+    default :func:`default_model`), or :func:`play_batch` of the ``uint64`` seed words.
     """
 
     def __init__(
@@ -244,11 +241,15 @@ class DealBatch:
         worlds: int = 16,
         model: AuctionModel | None = None,
         discards: tuple[bool, ...] | None = None,
+        valued: frozenset[str] | None = None,
     ) -> None:
         self.args = (hand, seat, turned, rules, accept_tricks, wanted)
-        self.method, self.worlds, self.model, self.discards = method, worlds, model, discards
+        self.method, self.worlds, self.model, self.discards, self.valued = method, worlds, model, discards, valued
 
     def __call__(self, seeds: np.ndarray) -> dict[str, np.ndarray]:
         if self.method == "dd":
-            return dd_batch(seeds, *self.args, self.discards)
+            hand, seat, turned, rules, accept_tricks, _ = self.args
+            answers = dd_batch(seeds, *self.args, self.discards)
+            model = self.model or default_model(accept_tricks)
+            return answers | bid_batch(seeds, answers, hand, seat, turned, rules, self.valued, model)
         return play_batch(seeds, *self.args, self.method, self.worlds, self.model)
