@@ -145,8 +145,9 @@ def why_not_biddable(row: dict) -> str:
 
 
 def is_recommended(row: dict, rec: dict) -> bool:
-    """Whether a table row is the recommendation (same contract, trump and expected settlement)."""
-    same = all(row[k] == rec[k] for k in ("contract", "trump", "ev_units"))
+    """Whether a table row is the recommended bid's row (same contract, trump and abondance level; the
+    recommendation's ``ev_units`` may be its bid value in the context of the auction, not the row's)."""
+    same = all(row[k] == rec[k] for k in ("contract", "trump")) and row.get("level") == rec.get("level")
     return same and row.get("partner") in (None, "accepting")
 
 
@@ -154,6 +155,8 @@ def summary(advice: Advice) -> str:
     """The recommendation in one sentence, with the runner-up and how sure it is."""
     rec, run, meta = advice.recommendation, advice.runner_up, advice.meta
     text = f"Bid {option_label(advice, rec)}: {rec['ev_units']:+.2f} units expected."
+    if meta.get("recommended_from") == "bid values":
+        text += f" (in the context of the auction, the others bidding by the {meta['bid_model']})"
     if rec["contract"] == "pass":
         text = f"Pass: no contract is expected to gain (pass = {rec['ev_units']:+.2f} units)."
     if run is not None:
