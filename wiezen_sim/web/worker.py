@@ -154,9 +154,10 @@ def is_recommended(row: dict, rec: dict) -> bool:
 def summary(advice: Advice) -> str:
     """The recommendation in one sentence, with the runner-up and how sure it is."""
     rec, run, meta = advice.recommendation, advice.runner_up, advice.meta
-    text = f"Bid {option_label(advice, rec)}: {rec['ev_units']:+.2f} units expected."
+    context = ""
     if meta.get("recommended_from") == "bid values":
-        text += f" (in the context of the auction, the others bidding by the {meta['bid_model']})"
+        context = f" in the context of the auction (the others bidding as the {meta['bid_model']})"
+    text = f"Bid {option_label(advice, rec)}: {rec['ev_units']:+.2f} units expected{context}."
     if rec["contract"] == "pass":
         text = f"Pass: no contract is expected to gain (pass = {rec['ev_units']:+.2f} units)."
     if run is not None:

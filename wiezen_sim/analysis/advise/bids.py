@@ -57,7 +57,7 @@ from wiezen_sim.rules.auction import LEVELS, AuctionState, Bid, Declaration, ace
 from wiezen_sim.rules.contracts import PASS, contract_spec, succeeded
 from wiezen_sim.rules.dealing import Deal
 from wiezen_sim.rules.game import settle_hand
-from wiezen_sim.rules.payments import settle
+from wiezen_sim.rules.payments import ALL_TRICKS, settle
 from wiezen_sim.rules.play import play_hand, ronde_pas_setup, setup_play
 from wiezen_sim.rules.ruleset import RuleSet
 from wiezen_sim.solvers.players import Player, highest_discard
@@ -141,9 +141,10 @@ def needed(wanted: frozenset[str]) -> frozenset[str]:
 
 def first_bid(option: BidOption, rules: RuleSet) -> Bid:
     """The seat's first bid for an option: a vraag for solo (RULES.md 1.4); abondance with its level, and
-    with its suit under the *abondance trump with the bid* variant."""
+    with its suit where the rules name it with the bid (*abondance trump with the bid*, or the suit ranking of
+    *abondance levels*: ``RuleSet.trump_with_bid``)."""
     if option.contract == "abondance":
-        return Bid("abondance", option.level, option.trump if rules.abondance_trump_with_bid else None)
+        return Bid("abondance", option.level, option.trump if rules.trump_with_bid else None)
     return Bid("vraag" if option.contract == "solo" else option.contract)
 
 
@@ -180,7 +181,7 @@ def _others_tricks(d: Declaration, deal: Deal, rules: RuleSet) -> tuple[int, tup
     hands = np.array(deal.hands, dtype=np.int64)
     spec = contract_spec(d.contract)
     trick: tuple[int, ...] = ()
-    if setup.n_tricks < 13:  # kleine miserie: every seat discards its highest card first
+    if setup.n_tricks < ALL_TRICKS:  # kleine miserie: every seat discards its highest card first
         hands = np.array([h & ~(1 << highest_discard(int(h))) for h in deal.hands], dtype=np.int64)
     if setup.forced_lead is not None:  # troel: the partner's lead to the first trick
         hands[setup.leader] &= ~(1 << setup.forced_lead)
