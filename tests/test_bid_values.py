@@ -177,3 +177,15 @@ def test_outputs_carry_the_bid_values(capsys, compiled_kernels):
     assert main(argv) == 0
     text = capsys.readouterr().out
     assert "bid values (the recommendation comes from these)" in text and "from the bid values" in text
+
+
+def test_the_stop_rule_judges_the_bids(compiled_kernels):
+    """A hopeless bid stops being valued after the first round; the recommendation and runner-up are bid values."""
+    from wiezen_sim.analysis.advise.stopping import ROUND_FIRST
+
+    adv = advise(HAND, "eldest", TURNED, samples=200, seed=2, n_jobs=1, progress=False, contracts=["solo", "miserie"])
+    n = dict(zip(adv.bids.contract, adv.bids.n, strict=True))
+    assert n["miserie"] == ROUND_FIRST  # dominated by the best bid after the first round: no longer valued
+    ranked = adv.bids.sort_values("ev_units", ascending=False, kind="stable")
+    assert adv.recommendation["contract"] == ranked.iloc[0].contract
+    assert adv.runner_up["ev_units"] == pytest.approx(ranked.iloc[1].ev_units)

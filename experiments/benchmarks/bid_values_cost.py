@@ -2,7 +2,7 @@
 
     python experiments/benchmarks/bid_values_cost.py [--deals K] [--seed S]
 
-For a few positions (the README's example at every seat, a misère hand, a weak hand), it
+For a few positions (the README's example at three seats, a middling and a weak hand), it
 samples K deals exactly as ``wiezen-sim advise HAND --seed S`` samples its first K, asks the
 whole default contract table of each deal (``dd_batch``, every question of the first round)
 and then values every bid in the context of the auction (``bid_batch``, the threshold bot
@@ -28,7 +28,6 @@ POSITIONS = [
     ("S:AKQJ98 H:AK2 D:K3 C:52", "eldest", "7H"),
     ("S:AKQJ98 H:AK2 D:K3 C:52", "second", "7H"),
     ("S:AKQJ98 H:AK2 D:K3 C:52", "dealer", "2H"),
-    ("S:8642 H:732 D:53 C:9432", "second", "KH"),
     ("S:Q6 H:KJ74 D:A852 C:J93", "third", "5H"),
     ("S:T762 H:Q84 D:J963 C:75", "eldest", "AD"),
 ]
