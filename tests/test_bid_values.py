@@ -26,7 +26,16 @@ TURNED = "7H"
 ELDEST, SECOND, THIRD = 0, 1, 2
 
 
-class Passer:
+class Model:
+    """A deterministic bidding model read by PIMC players. These models read no card of the bidder's hand but its
+    aces (the troel obligation), and beside HAND's two aces no seat can hold three: a bid's likelihood is the same,
+    1 or 0, for every hand."""
+
+    def likelihood(self, state: AuctionState, bid: Bid, hands: np.ndarray) -> np.ndarray:
+        return np.full(len(hands), float(self(state) == bid))
+
+
+class Passer(Model):
     """A bidding model that never bids (pass, or the lowest legal contract when pass is not legal)."""
 
     name = "passer"
@@ -35,7 +44,7 @@ class Passer:
         return pass_or_lowest(legal_bids(state))
 
 
-class SlimOvercaller:
+class SlimOvercaller(Model):
     """Second seat bids solo slim whenever it may; the others pass."""
 
     name = "slim overcaller"
@@ -45,7 +54,7 @@ class SlimOvercaller:
         return Bid("solo_slim") if state.to_act == SECOND and Bid("solo_slim") in legal else pass_or_lowest(legal)
 
 
-class VraagPair:
+class VraagPair(Model):
     """Second seat proposes, third seat accepts; the others pass."""
 
     name = "vraag pair"
@@ -189,3 +198,19 @@ def test_the_stop_rule_judges_the_bids(compiled_kernels):
     ranked = adv.bids.sort_values("ev_units", ascending=False, kind="stable")
     assert adv.recommendation["contract"] == ranked.iloc[0].contract
     assert adv.runner_up["ev_units"] == pytest.approx(ranked.iloc[1].ev_units)
+
+
+def test_the_play_methods_value_the_bids_with_their_players(compiled_kernels):
+    """Heuristic players: a model that never bids leaves the table's values; PIMC players play another seat's
+    contract (the same numbers for any jobs)."""
+    adv = _run(Passer(), samples=8, method="heuristic", contracts=["solo", "miserie", "abondance"])
+    assert adv.meta["recommended_from"] == "bid values" and adv.meta["bid_questions"] == 0
+    for contract, trump in (("solo", None), ("miserie", None), ("abondance", "S")):
+        assert _bid(adv, contract, trump).ev_units == pytest.approx(_table_ev(adv, contract, trump)), contract
+    kwargs = {"samples": 3, "seed": 5, "progress": False, "stop": False, "method": "pimc", "worlds": 4,
+              "contracts": ["miserie"], "model": SlimOvercaller()}  # fmt: skip
+    one = advise(HAND, "eldest", TURNED, n_jobs=1, **kwargs)
+    two = advise(HAND, "eldest", TURNED, n_jobs=2, batch_size=1, **kwargs)
+    assert one.bids.equals(two.bids) and one.meta == two.meta
+    assert one.meta["bid_questions"] == 2 * 3  # pass and miserie each end in the second seat's solo slim, played
+    assert (one.bids.other_contract == 1).all()

@@ -29,15 +29,13 @@ Documented rules where the issue leaves a choice:
   acceptance and ``ev_units`` is over all samples.
 - Troel: the partner and first lead follow RULES.md 1.5 in every sample; with the
   *troel free lead* variant the standard lead is evaluated.
-- The recommendation (``method="dd"``) is the bid of highest expected value in the
-  context of the auction (issue 19): for each bid the seat can make now, the rest of the
-  auction is bid on the same sampled deals by the bidding model (default the neutral
-  threshold bot accepting with ``accept_tricks``) and by the seat's plan, and the contract
-  that stands is played double dummy and settled for the seat (the plan, the model and
-  every choice: :mod:`~wiezen_sim.analysis.advise.bids`). With the play methods it is still
-  the highest ``ev_units`` among the rows a player can bid now (pass = 0 units; solo via a
-  vraag nobody accepts). With three or four aces only troel, open miserie and solo slim
-  (the troel obligation).
+- The recommendation is the bid of highest expected value in the context of the auction
+  (issue 19): for each bid the seat can make now, the rest of the auction is bid on the
+  same sampled deals by the bidding model (default the neutral threshold bot accepting
+  with ``accept_tricks``) and by the seat's plan, and the contract that stands is played
+  by the method (double dummy, or PIMC or heuristic players) and settled for the seat (the
+  plan, the model and every choice: :mod:`~wiezen_sim.analysis.advise.bids`). With three
+  or four aces only troel, open miserie and solo slim (the troel obligation).
 
 The names below are imported from their modules when first used (a module
 ``__getattr__``, PEP 562): a worker process that runs one batch

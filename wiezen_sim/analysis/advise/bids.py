@@ -24,10 +24,13 @@ the contract that stands is settled for the advised seat (RULES.md 1.6). Every c
   Abondance and solo slim name the row's suit after the auction (or with the bid under the
   *abondance trump with the bid* variant).
 - **Settlement.** The seat's own contract (alone, or its vraag with the partner the table
-  counts) is read from the table's row on that deal: no question is asked twice. A vraag
-  accepted by another seat than the table's partner, and every contract another seat declares
-  (the seat defending, or the troel partner), is asked of the double-dummy solver here: an
-  exact count where the payment counts tricks, else one target test (flat payments); another
+  counts) is read from the table's row on that deal: nothing is solved or played twice (with
+  ``pimc`` the table's players heard the auction the table builds for that contract, not the
+  one bid here). A vraag accepted by another seat than the table's partner, and every contract
+  another seat declares (the seat defending, or the troel partner), is played here by the
+  method: ``dd`` asks the double-dummy solver, an exact count where the payment counts
+  tricks, else one target test (flat payments); ``pimc``, ``pimc-uniform`` and ``heuristic``
+  play it with four such players (``pimc``'s reading the auction that was bid); another
   declarer names its longest suit (:func:`~wiezen_sim.rules.play.longest_suit`) and discards
   its highest card in kleine miserie, as every defender does. Simultaneous misère contracts
   are settled each as 1 vs 3 (RULES.md 1.6). All pass: the rules' all-pass outcome (RULES.md
@@ -41,8 +44,11 @@ Per sampled deal (the arrays of :func:`bid_batch`; ``k`` indexes :func:`bid_opti
                              OWN_VRAAG (the vraag row, with the table's partner)
     bid_units[k]    float64  the seat's settlement (units) outside that row: others'
                              contracts, a vraag with another partner, Ronde Pas
-    bid_questions   int32    double-dummy questions asked for these values (all bids)
-    bid_trick_nodes int64    their trick nodes
+    bid_questions   int32    contracts of other seats solved (dd) or played (the play methods) for
+                             these values, over all bids
+    bid_trick_nodes int64    their trick nodes (dd)
+    bid_auction_failures int32  ``pimc``: decisions of those plays with no world consistent with
+                             the auction (played from uniform worlds)
 """
 
 from __future__ import annotations
@@ -60,11 +66,13 @@ from wiezen_sim.rules.game import settle_hand
 from wiezen_sim.rules.payments import ALL_TRICKS, settle
 from wiezen_sim.rules.play import play_hand, ronde_pas_setup, setup_play
 from wiezen_sim.rules.ruleset import RuleSet
-from wiezen_sim.solvers.players import Player, highest_discard
-from wiezen_sim.solvers.worlds import AuctionModel
+from wiezen_sim.solvers.players import ADAPTIVE_CAP, DEFAULT_WORLDS, MAX_WORLDS, PimcPlayer, Player, highest_discard
+from wiezen_sim.solvers.players import play_deal as play_with
+from wiezen_sim.solvers.worlds import AuctionEvidence, AuctionModel
 from wiezen_sim.vocabulary import SEATS, Objective
 
 __all__ = [
+    "FLAT",
     "NOT_ASKED",
     "NOT_COUNTED",
     "OUTCOMES",
@@ -77,6 +85,7 @@ __all__ = [
     "bid_batch",
     "bid_options",
     "first_bid",
+    "flat",
     "needed",
     "obliged",
 ]
@@ -87,6 +96,8 @@ NOT_COUNTED, NOT_ASKED = -2, -1
 OWN_NONE, OWN_OPTION, OWN_VRAAG = 0, 1, 2
 RONDE_PAS_GAME = 1  # the Ronde Pas game valued after all pass (RULES.md 1.7: the cycle starts with the last trick)
 TROEL_ONLY = ("troel", "open_miserie", "solo_slim")
+FLAT = ("kleine_miserie", "pico", "abondance", "miserie", "open_miserie", "solo_slim")  # contracts that pay flat
+OTHERS_STREAM = 1 << 20  # the players' random numbers of an auction's contract: stream [seed word, this + bid index]
 
 
 @dataclass(frozen=True)
@@ -148,16 +159,21 @@ def first_bid(option: BidOption, rules: RuleSet) -> Bid:
     return Bid("vraag" if option.contract == "solo" else option.contract)
 
 
-def _finish(state: AuctionState, option: BidOption, seat: int, model: AuctionModel) -> AuctionState:
-    """The auction after the seat's first bid: the others by the model, the seat by its plan (module docstring)."""
+def _finish(
+    state: AuctionState, option: BidOption, seat: int, model: AuctionModel, turns: list[tuple[AuctionState, Bid]]
+) -> AuctionState:
+    """The auction after the seat's first bid: the others by the model, the seat by its plan (module docstring).
+    Every bid chosen is appended to ``turns`` with the state before it (the evidence the PIMC players read)."""
     while not state.done:
         if state.to_act != seat:
-            state = apply(state, model(state))
-            continue
-        highest = state.highest
-        open_vraag = highest is not None and highest.name == "vraag" and state.holders == (seat,)
-        solo = open_vraag and option.contract == "solo" and Bid("solo") in legal_bids(state)
-        state = apply(state, Bid("solo") if solo else Bid(PASS))
+            bid = model(state)
+        else:
+            highest = state.highest
+            open_vraag = highest is not None and highest.name == "vraag" and state.holders == (seat,)
+            solo = open_vraag and option.contract == "solo" and Bid("solo") in legal_bids(state)
+            bid = Bid("solo") if solo else Bid(PASS)
+        turns.append((state, bid))
+        state = apply(state, bid)
     return state
 
 
@@ -169,6 +185,24 @@ def _exact(rules: RuleSet, contract: str) -> bool:
     """Whether a contract's payment counts tricks (RULES.md 1.6): then an exact count is needed."""
     rule = rules.payments.contracts[contract]
     return bool(rule.win_per_trick or rule.lose_per_trick or rule.double_on_all)
+
+
+def flat(contract: str, rules: RuleSet) -> bool:
+    """Whether a contract pays flat (its play may stop once decided): :data:`FLAT`, but abondance with levels."""
+    return contract in FLAT and not (contract == "abondance" and rules.abondance_levels)
+
+
+def _played_tricks(
+    d: Declaration, deal: Deal, rules: RuleSet, players: list[Player]
+) -> tuple[int, tuple[int, ...], int]:
+    """A declaration another seat holds, played by ``players`` (the play methods): (side's tricks, side, target).
+
+    Flat-paying contracts stop being searched once decided (as in the table's play,
+    :mod:`~wiezen_sim.analysis.advise.play`).
+    """
+    side = setup_play((d,), deal, rules).side
+    record = play_with(deal, d, players, rules=rules, until_decided=flat(d.contract, rules))
+    return record.side_tricks(side), side, record.target
 
 
 def _others_tricks(d: Declaration, deal: Deal, rules: RuleSet) -> tuple[int, tuple[int, ...], int, int]:
@@ -218,17 +252,23 @@ def bid_batch(
     rules: RuleSet,
     valued: frozenset[str] | None,
     model: AuctionModel,
+    method: str = "dd",
+    worlds: int = DEFAULT_WORLDS,
 ) -> dict[str, np.ndarray]:
     """The auctions of every bid on every sampled deal of one batch (layout in the module docstring).
 
     Args:
         seeds: ``uint64[n]`` seed words (:func:`wiezen_sim.parallel.sample_seeds`): the table's deals.
-        answers: the table's answers of the same deals (:func:`~wiezen_sim.analysis.advise.dd_table.dd_batch`);
-            ``accepts`` names the partner whose vraag count the table holds.
+        answers: the table's answers of the same deals (:func:`~wiezen_sim.analysis.advise.dd_table.dd_batch`,
+            or :func:`~wiezen_sim.analysis.advise.play.play_batch`): ``accepts`` (or ``vraag_partner``) names
+            the partner whose vraag the table holds.
         hand, seat, turned, rules: the position (trusted: :func:`~wiezen_sim.analysis.advise.deals.check_position`).
         valued: contracts whose bids are valued (None: all; pass always, but under the troel obligation);
             their table questions must have been asked (:func:`needed`).
         model: the other seats' bidding model.
+        method: how another seat's contract is played: ``dd`` (double dummy), ``pimc`` (PIMC players
+            reading the auction that was bid, under ``model``), ``pimc-uniform`` or ``heuristic``;
+            worlds: PIMC worlds per decision (up to ``ADAPTIVE_CAP`` times as many).
 
     Returns:
         The arrays of the module docstring.
@@ -243,25 +283,33 @@ def bid_batch(
         "bid_units": np.zeros((n, k), np.float64),
         "bid_questions": np.zeros(n, np.int32),
         "bid_trick_nodes": np.zeros(n, np.int64),
+        "bid_auction_failures": np.zeros(n, np.int32),
     }
     asked = [j for j, o in enumerate(options) if ((not no_pass) if o.contract == PASS else ask(o.contract))]
     order = [(seat + step) % SEATS for step in range(1, SEATS)]
+    max_worlds = min(ADAPTIVE_CAP * worlds, MAX_WORLDS)
     for i, word in enumerate(seeds):
         hands = sample_hands(word, hand, seat, turned)
         deal = Deal((int(hands[0]), int(hands[1]), int(hands[2]), int(hands[3])), DEALER, turned)
         state = start_auction(deal, rules)
+        before: list[tuple[AuctionState, Bid]] = []
         while not state.done and not (state.phase == "auction" and state.to_act == seat):
-            state = apply(state, Bid(PASS) if state.to_act == seat else model(state))  # the seat declines Carte Blanche
+            bid = Bid(PASS) if state.to_act == seat else model(state)  # the seat declines Carte Blanche
+            before.append((state, bid))
+            state = apply(state, bid)
         if state.done or any(bid.name != PASS for _, bid in state.history):
             out["bid_outcome"][i, asked] = NOT_COUNTED
             continue
-        accepts = answers["accepts"][i]
-        table_partner = next((q for q in order if accepts[q]), None)
+        if "accepts" in answers:
+            table_partner = next((q for q in order if answers["accepts"][i, q]), None)
+        else:
+            table_partner = int(answers["vraag_partner"][i]) if answers["vraag_partner"][i] >= 0 else None
         all_pass = _ronde_pas_units(deal, rules, seat) if rules.all_pass == "ronde_pas" else 0.0
         for j in asked:
             option = options[j]
             bid = first_bid(option, rules)
-            end = _finish(apply(state, bid), option, seat, model)
+            turns = [*before, (state, bid)]
+            end = _finish(apply(state, bid), option, seat, model, turns)
             if not end.declarations:
                 out["bid_outcome"][i, j], out["bid_units"][i, j] = ALL_PASS, all_pass
                 continue
@@ -275,9 +323,18 @@ def bid_batch(
                     if d.declarers[1] == table_partner:
                         own = OWN_VRAAG
                         continue
-                tricks, side, target, nodes = _others_tricks(d, deal, rules)
                 out["bid_questions"][i] += 1
-                out["bid_trick_nodes"][i] += nodes
+                if method == "dd":
+                    tricks, side, target, nodes = _others_tricks(d, deal, rules)
+                    out["bid_trick_nodes"][i] += nodes
+                else:
+                    evidence = AuctionEvidence(tuple(turns), model) if method == "pimc" else None
+                    streams = np.random.SeedSequence([int(word), OTHERS_STREAM + j]).spawn(SEATS)
+                    players = [PimcPlayer(worlds, np.random.default_rng(r), 0 if flat(d.contract, rules) else 1,
+                                          auction=evidence, max_worlds=max_worlds) if method.startswith("pimc")
+                               else Player() for r in streams]  # fmt: skip
+                    tricks, side, target = _played_tricks(d, deal, rules, players)
+                    out["bid_auction_failures"][i] += sum(getattr(pl, "auction_failures", 0) for pl in players)
                 units += settle(rules, d.contract, side, tricks, target, d.level)[seat]
             out["bid_outcome"][i, j], out["bid_own"][i, j], out["bid_units"][i, j] = outcome, own, units
     return out

@@ -57,7 +57,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from wiezen_sim.analysis.advise.bids import BidOption, bid_batch, first_bid
+from wiezen_sim.analysis.advise.bids import FLAT, BidOption, bid_batch, first_bid, flat
 from wiezen_sim.analysis.advise.dd_table import dd_batch
 from wiezen_sim.analysis.advise.deals import DEALER, sample_hands
 from wiezen_sim.analysis.threshold import ThresholdBidder
@@ -75,7 +75,6 @@ from wiezen_sim.vocabulary import SEATS
 __all__ = ["FLAT", "PLAY_METHODS", "auction_behind", "default_model", "play_batch", "play_options"]
 
 PLAY_METHODS = ("pimc", "pimc-uniform", "heuristic")
-FLAT = ("kleine_miserie", "pico", "abondance", "miserie", "open_miserie", "solo_slim")
 
 
 def play_options(rules: RuleSet, hand: int) -> list[tuple[str, int | None]]:
@@ -189,16 +188,16 @@ def play_batch(
                     continue
                 declarers = (seat, acceptor)
                 out["vraag_partner"][i] = acceptor
-            flat = contract in FLAT and not (contract == "abondance" and rules.abondance_levels)
+            decided = flat(contract, rules)
             rngs = [np.random.default_rng(s) for s in np.random.SeedSequence([int(word), k]).spawn(4)]
             evidence = None
             if method == "pimc":
                 evidence, off = auction_behind(deal, contract, suit, seat, acceptor, model, rules)
                 out["auction_off_model"][i] += off
-            players = [PimcPlayer(worlds, r, 0 if flat else 1, auction=evidence, max_worlds=max_worlds)
+            players = [PimcPlayer(worlds, r, 0 if decided else 1, auction=evidence, max_worlds=max_worlds)
                        if method.startswith("pimc") else Player() for r in rngs]  # fmt: skip
             record = play_deal(deal, Declaration(contract, declarers, trump=suit), players, rules=rules,
-                               until_decided=flat)  # fmt: skip
+                               until_decided=decided)  # fmt: skip
             side = declarers if contract != "troel" else (seat, _troel_partner(record, seat))
             out["tricks"][i, k] = record.side_tricks(side)
             for p in players:
@@ -224,9 +223,10 @@ class DealBatch:
     Picklable, and in this module (not with :func:`~wiezen_sim.analysis.advise.advise`) so
     that a worker process imports only the solvers it runs, not pandas or scipy.
     ``DealBatch(...)(seeds)`` is :func:`~wiezen_sim.analysis.advise.dd_table.dd_batch`
-    (``method="dd"``) with the bid values of the ``valued`` contracts
-    (:func:`~wiezen_sim.analysis.advise.bids.bid_batch`, the other seats bidding by ``model``,
-    default :func:`default_model`), or :func:`play_batch` of the ``uint64`` seed words.
+    (``method="dd"``) or :func:`play_batch` of the ``uint64`` seed words, with the bid values
+    of the ``valued`` contracts (:func:`~wiezen_sim.analysis.advise.bids.bid_batch`, the other
+    seats bidding by ``model``, default :func:`default_model`; their contracts played by the
+    same method).
     """
 
     def __init__(
@@ -247,9 +247,11 @@ class DealBatch:
         self.method, self.worlds, self.model, self.discards, self.valued = method, worlds, model, discards, valued
 
     def __call__(self, seeds: np.ndarray) -> dict[str, np.ndarray]:
+        hand, seat, turned, rules, accept_tricks, _ = self.args
         if self.method == "dd":
-            hand, seat, turned, rules, accept_tricks, _ = self.args
             answers = dd_batch(seeds, *self.args, self.discards)
-            model = self.model or default_model(accept_tricks)
-            return answers | bid_batch(seeds, answers, hand, seat, turned, rules, self.valued, model)
-        return play_batch(seeds, *self.args, self.method, self.worlds, self.model)
+        else:
+            answers = play_batch(seeds, *self.args, self.method, self.worlds, self.model)
+        model = self.model or default_model(accept_tricks)
+        return answers | bid_batch(seeds, answers, hand, seat, turned, rules, self.valued, model, self.method,
+                                   self.worlds)  # fmt: skip

@@ -1,11 +1,11 @@
 """``advise``: the batches of sampled deals, the option rows, the bid values and the recommendation (issues 4, 19;
 RULES.md 1.3–1.6).
 
-With ``method="dd"`` the recommendation is the bid of highest expected value in the context of the
-auction (:mod:`~wiezen_sim.analysis.advise.bids`; pass first on a tie). With the play methods it
-is the highest ``ev_units`` among the rows a player can bid now (every contract row, pass = 0
-units, first on a tie; solo via a vraag nobody accepts). With three or four aces only troel, open
-miserie and solo slim (the troel obligation).
+The recommendation is the bid of highest expected value in the context of the auction
+(:mod:`~wiezen_sim.analysis.advise.bids`; pass first on a tie). Only when no sampled deal is
+counted for the bids (every one had a call before the seat's turn) it is the highest ``ev_units``
+among the table rows a player can bid now (pass = 0 units, first on a tie; solo via a vraag nobody
+accepts). With three or four aces only troel, open miserie and solo slim (the troel obligation).
 """
 
 from __future__ import annotations
@@ -68,15 +68,16 @@ def advise(
     double dummy (issues 4, 19; RULES.md 1.3–1.7).
 
     The table ("if I declare it") holds each contract's success and settlement as if the other seats
-    let it stand. With ``method="dd"`` each bid the seat can make at its first turn (pass, vraag,
-    solo = propose and play solo if nobody accepts, each contract) is also valued in the context of
-    the auction (``Advice.bids``), and the recommendation comes from those values. On every sampled
+    let it stand. Each bid the seat can make at its first turn (pass, vraag, solo = propose and play
+    solo if nobody accepts, each contract) is also valued in the context of the auction
+    (``Advice.bids``), and the recommendation comes from those values. On every sampled
     deal where the seats before this one pass (under the model; other deals are not counted for the
     bids), the rest of the auction is bid by ``model`` (default the neutral threshold bot accepting
     with ``accept_tricks``), while this seat follows its plan: pass when overcalled, never accept,
     after a vraag nobody accepts pass (bid ``vraag``) or play solo (bid ``solo``). The contract that
-    stands is played double dummy (this seat's own from the table's answers, another seat's asked of
-    the solver) and settled for this seat (RULES.md 1.6: declarer, partner or defender); all pass is
+    stands is played by the method (this seat's own from the table's answers on that deal, another
+    seat's solved double dummy, or played by the method's players, who with ``pimc`` read the
+    auction that was bid) and settled for this seat (RULES.md 1.6: declarer, partner or defender); all pass is
     the rules' all-pass outcome (redeal 0; Ronde Pas: the first game, played by heuristic players,
     RULES.md 1.7). Details: :mod:`wiezen_sim.analysis.advise.bids`.
 
@@ -130,8 +131,10 @@ def advise(
         ``ev_low``/``ev_high`` (Student-t 95 %), ``n`` (deals counted), the outcome shares
         ``declares``, ``with_partner``, ``other_contract``, ``all_pass``, and the bid's table row
         ``table_ev_units``, ``table_p_success``. ``meta`` adds ``recommended_from`` (``bid
-        values`` or ``table``) and, with ``dd``, ``bid_model``, ``bid_deals`` (deals counted for
-        the bids), ``bid_questions`` and ``bid_trick_nodes`` (the extra double-dummy work).
+        values`` or ``table``), ``bid_model``, ``bid_deals`` (deals counted for the bids),
+        ``bid_questions`` (other seats' contracts solved or played), ``bid_trick_nodes`` (their
+        double-dummy trick nodes, ``dd``) and ``bid_auction_failures`` (``pimc``: decisions of
+        those plays without a world consistent with the auction).
 
     Raises:
         ValueError: bad hand, seat, turned card, rules, method, contract name, samples ≤ 0, or
@@ -156,9 +159,9 @@ def advise(
     auction_model = model or default_model(accept_tricks)
     build = dd_rows if method == "dd" else play_rows
     names = frozenset(rule_set.contracts()) if wanted is None else wanted
-    valued = set(names)  # the contracts whose bids are still valued (dd: issue 19)
+    valued = set(names)  # the contracts whose bids are still valued (issue 19)
     shown = names | ({PARTNER_ROWS} if "vraag" in names else set())  # the table's rows: the contracts asked for
-    names = needed(names) if method == "dd" else names  # a bid's table questions: solo needs vraag too
+    names = needed(names)  # a bid's table questions: solo needs vraag too
     if "vraag" in names:  # the rows of a fixed partner seat: not a bid, so asked in the first round only
         names |= {PARTNER_ROWS}
     asked = set(names)  # the contracts still in contention
@@ -173,9 +176,7 @@ def advise(
             on_progress(done)
 
     def bids_of(rows: OptionRows) -> BidRows | None:
-        """The bid values so far (dd, with a deal counted), else None: then the table recommends."""
-        if method != "dd":
-            return None
+        """The bid values so far (with a deal counted), else None: then the table recommends."""
         res = _merge([answers for _, _, answers in rounds])
         bids = bid_rows(res, rows, mask, card, rule_set, valued_first)
         return bids if any(len(ev) for ev in bids.evs) else None
@@ -192,13 +193,12 @@ def advise(
             pimc_meta.update(auction_model=getattr(auction_model, "name", type(auction_model).__name__),
                              auction_failures=int(res["auction_failures"].sum()),
                              auction_off_model=int(res["auction_off_model"].sum()))  # fmt: skip
-        bid_meta: dict[str, object] = {"recommended_from": "table"}
-        if method == "dd":
-            bid_meta = {"recommended_from": "bid values" if bids is not None else "table",
-                        "bid_model": getattr(auction_model, "name", type(auction_model).__name__),
-                        "bid_deals": int((res["bid_outcome"][:, 0] != NOT_COUNTED).sum()),
-                        "bid_questions": int(res["bid_questions"].sum()),
-                        "bid_trick_nodes": int(res["bid_trick_nodes"].sum())}  # fmt: skip
+        bid_meta = {"recommended_from": "bid values" if bids is not None else "table",
+                    "bid_model": getattr(auction_model, "name", type(auction_model).__name__),
+                    "bid_deals": int((res["bid_outcome"] != NOT_COUNTED).all(axis=1).sum()),
+                    "bid_questions": int(res["bid_questions"].sum()),
+                    "bid_trick_nodes": int(res["bid_trick_nodes"].sum()),
+                    "bid_auction_failures": int(res["bid_auction_failures"].sum())}  # fmt: skip
         deals = rounds[-1][0]
         meta = {
             "hand": hand_name(mask),
@@ -244,11 +244,8 @@ def advise(
             if end < samples:
                 _, _, _, options = recommend(rows, obliged, bids_of(rows))
                 kept, settled = in_contention(options, 0)
-                if method == "dd":  # the bids in contention, and the table questions they need
-                    valued &= kept
-                    asked = set(needed(frozenset(valued))) & names
-                else:
-                    asked = kept & names
+                valued &= kept  # the bids in contention, and the table questions they need
+                asked = set(needed(frozenset(valued))) & names
                 if method == "dd" and "kleine_miserie" in asked:
                     made = _merge([answers for _, _, answers in rounds])["kleine"]
                     discards = contending_discards(made, discards or (True,) * made.shape[1])
