@@ -98,10 +98,13 @@ def _wiezen_result(advice: Advice) -> dict:
     shown = [ok and was_made for ok, was_made in zip(biddable, made, strict=True)]
     charts = [tricks_chart(row, data["deals"]) for row in rows]
     with_chart = [i for i, (show, chart) in enumerate(zip(shown, charts, strict=True)) if show and chart]
+    bids = data["bids"] or []
     return {
         "advice": finite(data),
         "summary": summary(advice),
         "labels": labels,
+        "bid_labels": [option_label(advice, row) for row in bids],
+        "recommended_bid": next((i for i, row in enumerate(bids) if is_recommended(row, rec)), None),
         "not_biddable": [None if ok else why_not_biddable(row) for row, ok in zip(rows, biddable, strict=True)],
         "shown": shown,
         "recommended": recommended,

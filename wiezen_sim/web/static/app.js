@@ -238,6 +238,7 @@ class WiezenPanel extends Panel {
       + (a.stopped_early ? ` (stopped early, the answer clear; at most ${a.samples.toLocaleString()})` : "")
       + ` · seed ${a.seed}`;
     this.downloads(msg, `wiezen-advise-seed${a.seed}`);
+    this.bids(msg);
     const body = header($("wiezen-table"),
       ["contract", "P(success)", "95 % CI", "mean tricks", "EV (units)", "EV 95 % CI", "n", "note"]);
     a.contracts.forEach((r, i) => {
@@ -270,6 +271,33 @@ class WiezenPanel extends Panel {
     this.showAll();
     $("wiezen-ev-chart").innerHTML = msg.ev_chart;
     this.tricks(msg, msg.tricks_row);
+  }
+
+  bids(msg) {
+    const a = msg.advice;
+    const table = $("wiezen-bids");
+    if (!a.bids) {
+      table.replaceChildren();
+      $("wiezen-bids-meta").textContent = "no sampled deal was counted for the bid values: the table recommends";
+      return;
+    }
+    $("wiezen-bids-meta").textContent = `${a.bid_deals.toLocaleString()} of the ${a.deals.toLocaleString()} deals `
+      + `(those where the seats before you pass); the others bid as the ${a.bid_model}`;
+    const body = header(table, ["bid", "EV (units)", "EV 95 % CI", "n", "you declare", "with partner",
+      "another's contract", "all pass"]);
+    const order = a.bids.map((r, i) => i).sort((i, j) => a.bids[j].ev_units - a.bids[i].ev_units || i - j);
+    for (const i of order) {
+      const r = a.bids[i];
+      const tr = body.insertRow();
+      tr.dataset.contract = r.contract;
+      tr.dataset.trump = r.trump || "";
+      cell(tr, msg.bid_labels[i]);
+      cell(tr, signed(r.ev_units, 2), { "data-column": "ev_units", "data-value": String(r.ev_units) });
+      cell(tr, interval(r.ev_low, r.ev_high, 2));
+      cell(tr, r.n.toLocaleString());
+      for (const share of ["declares", "with_partner", "other_contract", "all_pass"]) cell(tr, fmt(r[share], 2));
+      if (i === msg.recommended_bid) tr.classList.add("recommended");
+    }
   }
 
   tricks(msg, i) {
