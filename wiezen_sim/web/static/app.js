@@ -218,7 +218,9 @@ class WiezenPanel extends Panel {
     $("wiezen-all").addEventListener("change", () => this.showAll());
   }
 
-  showAll() { $("wiezen-table").classList.toggle("all", $("wiezen-all").checked); }
+  showAll() {
+    for (const id of ["wiezen-table", "wiezen-bids"]) $(id).classList.toggle("all", $("wiezen-all").checked);
+  }
 
   methodChanged() {
     const pimc = this.field("method").value.startsWith("pimc");
@@ -297,6 +299,7 @@ class WiezenPanel extends Panel {
       cell(tr, r.n.toLocaleString());
       for (const share of ["declares", "with_partner", "other_contract", "all_pass"]) cell(tr, fmt(r[share], 2));
       if (i === msg.recommended_bid) tr.classList.add("recommended");
+      else if (r.table_p_success === 0) tr.classList.add("extra");  // its contract never made: as in the table
     }
   }
 
