@@ -207,7 +207,13 @@ class Advice:
         return [
             f"bid values (the recommendation comes from these): {m['bid_deals']:,} of the {m['deals']:,} deals, "
             f"those where the seats before you pass; the rest of the auction by the {m['bid_model']}, "
-            f"the contract that stands: {METHOD_WORDS[m['method']]}",
+            f"the contract that stands: {METHOD_WORDS[m['method']]}"
+            + (
+                f" (other seats' contracts played: {m['bid_questions']:,}; their decisions with no world consistent "
+                f"with the auction, played from uniform worlds: {m['bid_auction_failures']:,})"
+                if m["method"] == "pimc"
+                else ""
+            ),
             shown.iloc[order].to_string(index=False),
             *(
                 [f"{int(hopeless.sum())} bids whose contract was never made in these deals not shown"]
