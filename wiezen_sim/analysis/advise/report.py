@@ -216,7 +216,10 @@ class Advice:
             ),
             shown.iloc[order].to_string(index=False),
             *(
-                [f"{int(hopeless.sum())} bids whose contract was never made in these deals not shown"]
+                [
+                    f"{int(hopeless.sum())} bid{'s' if hopeless.sum() > 1 else ''} whose contract was never made in "
+                    "these deals not shown (--all shows every bid)"
+                ]
                 if hopeless.any() and not show_all
                 else []
             ),
