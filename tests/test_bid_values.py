@@ -214,3 +214,52 @@ def test_the_play_methods_value_the_bids_with_their_players(compiled_kernels):
     assert one.bids.equals(two.bids) and one.meta == two.meta
     assert one.meta["bid_questions"] == 2 * 3  # pass and miserie each end in the second seat's solo slim, played
     assert (one.bids.other_contract == 1).all()
+
+
+class Plan:
+    """The advised seat's plan as a bidder for the game engine (bids.py): its first bid, then pass; after its own
+    vraag nobody accepted, solo when ``solo``."""
+
+    def __init__(self, first: Bid, solo: bool) -> None:
+        self.first, self.solo = first, solo
+
+    def __call__(self, state: AuctionState) -> Bid:
+        if state.to_act not in state.spoken:
+            return self.first
+        own_vraag = state.highest == Bid("vraag") and state.holders == (state.to_act,)
+        return Bid("solo") if own_vraag and self.solo and Bid("solo") in legal_bids(state) else Bid("pass")
+
+
+def test_bid_values_agree_with_whole_hands_played_by_the_game_engine(compiled_kernels):
+    """Heuristic players: each bid's value equals the mean payment of whole hands bid and played by the rules'
+    game engine (rules.game.play_one_hand: the model for the others, the plan for the seat), over the deals where
+    the seat before it passes — although the bid values reuse the table's plays and play only the others'."""
+    from wiezen_sim.analysis.advise.play import default_model
+    from wiezen_sim.rules.auction import apply, start_auction
+    from wiezen_sim.rules.dealing import Deal
+    from wiezen_sim.rules.game import play_one_hand
+    from wiezen_sim.rules.ruleset import get_rules
+    from wiezen_sim.solvers.players import Player
+
+    samples, seed = 24, 6
+    adv = advise(HAND, "second", TURNED, samples=samples, seed=seed, n_jobs=1, stop=False, progress=False,
+                 method="heuristic", contracts=["vraag", "solo", "miserie", "open_miserie"])  # fmt: skip
+    mask, seat, turned = check_position(HAND, "second", TURNED)
+    rules, model = get_rules("tempelaere"), default_model(4.0)
+    paid: dict[str, list[int]] = {"pass": [], "vraag": [], "solo": [], "miserie": [], "open_miserie": []}
+    for word in sample_seeds(seed, samples):
+        hands = sample_hands(word, mask, seat, turned)
+        deal = Deal(tuple(int(h) for h in hands), 3, turned)
+        state = start_auction(deal, rules)
+        if model(state) != Bid("pass"):  # eldest, before the seat, calls: the deal is not counted
+            continue
+        assert apply(state, Bid("pass")).to_act == seat
+        for contract in paid:
+            first = Bid("vraag") if contract == "solo" else Bid(contract)
+            bidders = [model, Plan(first, contract == "solo"), model, model]
+            hand_result = play_one_hand(deal, rules, bidders, [Player() for _ in range(4)])
+            paid[contract].append(hand_result.payments[seat])
+    assert len(paid["pass"]) == adv.meta["bid_deals"] > 0
+    assert (adv.bids.other_contract > 0).any() and (adv.bids.with_partner > 0).any()  # those branches are exercised
+    for contract, payments in paid.items():
+        assert _bid(adv, contract).ev_units == pytest.approx(np.mean(payments)), contract
