@@ -263,3 +263,26 @@ def test_bid_values_agree_with_whole_hands_played_by_the_game_engine(compiled_ke
     assert (adv.bids.other_contract > 0).any() and (adv.bids.with_partner > 0).any()  # those branches are exercised
     for contract, payments in paid.items():
         assert _bid(adv, contract).ev_units == pytest.approx(np.mean(payments)), contract
+
+
+def test_all_pass_under_ronde_pas_plays_its_first_game(compiled_kernels):
+    """With the ronde_pas preset an all-pass is not worth 0: the first Ronde Pas game (the last trick pays,
+    RULES.md 1.7), played by heuristic players, as the game engine plays a hand everybody passed."""
+    from wiezen_sim.rules.dealing import Deal
+    from wiezen_sim.rules.game import play_one_hand
+    from wiezen_sim.rules.ruleset import get_rules
+    from wiezen_sim.solvers.players import Player
+
+    samples, seed = 6, 3
+    adv = _run(Passer(), samples=samples, rules="ronde_pas", contracts=["miserie"])
+    mask, seat, turned = check_position(HAND, "eldest", TURNED)
+    rules = get_rules("ronde_pas")
+    paid = []
+    for word in sample_seeds(seed, samples):
+        deal = Deal(tuple(int(h) for h in sample_hands(word, mask, seat, turned)), 3, turned)
+        hand_result = play_one_hand(deal, rules, [Passer()] * 4, [Player() for _ in range(4)], ronde_pas=1)
+        assert hand_result.auction.thrown_in and hand_result.ronde_pas == 1
+        paid.append(hand_result.payments[seat])
+    assert any(paid)  # the last trick paid somebody
+    row = _bid(adv, "pass")
+    assert row.all_pass == 1 and row.ev_units == pytest.approx(np.mean(paid))
