@@ -120,6 +120,9 @@ def test_page_matches_the_cli(server: str, browser) -> None:
     expected = _cli_advice()
     assert recommendation == {k: expected["recommendation"][k] or "" for k in ("contract", "trump")}
     assert p_success == [row["p_success"] for row in expected["contracts"]]
+    shown_bids = browser.find_elements(By.CSS_SELECTOR, "#wiezen-bids td[data-column=ev_units]")
+    bid_evs = [float(c.get_attribute("data-value")) for c in shown_bids]  # the bid values, best first
+    assert bid_evs == sorted((row["ev_units"] for row in expected["bids"]), reverse=True)
     rows = browser.find_elements(By.CSS_SELECTOR, "#wiezen-table tbody tr")
     bids = [not isinstance(row["partner"], int) for row in expected["contracts"]]  # a fixed partner's call is no bid
     assert [("illegal" in tr.get_attribute("class").split()) for tr in rows] == [not bid for bid in bids]

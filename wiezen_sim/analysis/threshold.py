@@ -73,6 +73,7 @@ _FLAG_BIT = {name: 8 + i for i, name in enumerate(_FLAGS)}
 _HOLDINGS = 1 << 13  # one suit's holding: ranks 2..14 at bits 0..12 (a suit lane shifted down by 2)
 _ACE = 1 << 12
 _KEPT_STATES = 256  # auction states whose decisions by wish code likelihood() keeps
+_KEPT_HANDS = 4096  # hands whose wishes __call__ keeps (the advisor's bid values ask the same few hands often)
 
 
 def misere_risk(hand: int, step: float = NEUTRAL["misere_step"]) -> int:
@@ -134,6 +135,8 @@ class ThresholdBidder:
     name: str = "neutral"
     # (state, bid) → {wish code: the bid is made}: the decisions of likelihood(), kept for a few states
     _made: dict = field(default_factory=dict, init=False, compare=False, repr=False)
+    # (hand, turned suit) → wishes: the decisions of __call__, kept for a few hands
+    _wished: dict = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         unknown = set(self.thresholds) - set(NEUTRAL)
@@ -206,7 +209,12 @@ class ThresholdBidder:
     def __call__(self, state: AuctionState) -> Bid:
         seat = state.to_act
         assert seat is not None
-        return self._decide(state, self.wishes(state.hands[seat], card_suit(state.turned)))
+        key = (state.hands[seat], card_suit(state.turned))
+        if key not in self._wished:
+            if len(self._wished) >= _KEPT_HANDS:
+                self._wished.clear()
+            self._wished[key] = self.wishes(*key)
+        return self._decide(state, self._wished[key])
 
     def likelihood(self, state: AuctionState, bid: Bid, hands: np.ndarray) -> np.ndarray:
         """Whether the bot makes ``bid`` in ``state`` with each of ``hands`` as the hand of the seat to act

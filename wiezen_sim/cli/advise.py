@@ -104,7 +104,9 @@ def add(sub: argparse._SubParsersAction) -> None:
         "Hands: 13 cards as 'S:AKQ H:T98 D:- C:AK5432', '♠AKQ ♥T98 ♦- ♣AK5432' or a list of cards\n"
         "'AS KS QS …' (T or 10 for ten; French-style letters: 1 = ace, R = king, D = queen, V = jack).\n"
         f"The seat is {WIEZEN_SEATS}.\n"
-        "Without a hand: a built-in example. The first lines give the verdict, then the table.",
+        "Without a hand: a built-in example. The first lines give the verdict, then the bid values (each bid you\n"
+        "can make now, the rest of the auction bid by the threshold bot on the same deals: the recommendation comes\n"
+        "from these), then the table of each contract as if you declared it.",
     )
     p.add_argument("hand", nargs="*", help="13 cards, e.g. 'S:AKQJ98 H:AK2 D:K3 C:52'; none: a built-in example")
     p.add_argument("--seat", type=wiezen_seat, help=f"your seat, {WIEZEN_SEATS} (default eldest)")

@@ -98,10 +98,13 @@ def _wiezen_result(advice: Advice) -> dict:
     shown = [ok and was_made for ok, was_made in zip(biddable, made, strict=True)]
     charts = [tricks_chart(row, data["deals"]) for row in rows]
     with_chart = [i for i, (show, chart) in enumerate(zip(shown, charts, strict=True)) if show and chart]
+    bids = data["bids"] or []
     return {
         "advice": finite(data),
         "summary": summary(advice),
         "labels": labels,
+        "bid_labels": [option_label(advice, row) for row in bids],
+        "recommended_bid": next((i for i, row in enumerate(bids) if is_recommended(row, rec)), None),
         "not_biddable": [None if ok else why_not_biddable(row) for row, ok in zip(rows, biddable, strict=True)],
         "shown": shown,
         "recommended": recommended,
@@ -145,15 +148,19 @@ def why_not_biddable(row: dict) -> str:
 
 
 def is_recommended(row: dict, rec: dict) -> bool:
-    """Whether a table row is the recommendation (same contract, trump and expected settlement)."""
-    same = all(row[k] == rec[k] for k in ("contract", "trump", "ev_units"))
+    """Whether a table row is the recommended bid's row (same contract, trump and abondance level; the
+    recommendation's ``ev_units`` may be its bid value in the context of the auction, not the row's)."""
+    same = all(row[k] == rec[k] for k in ("contract", "trump")) and row.get("level") == rec.get("level")
     return same and row.get("partner") in (None, "accepting")
 
 
 def summary(advice: Advice) -> str:
     """The recommendation in one sentence, with the runner-up and how sure it is."""
     rec, run, meta = advice.recommendation, advice.runner_up, advice.meta
-    text = f"Bid {option_label(advice, rec)}: {rec['ev_units']:+.2f} units expected."
+    context = ""
+    if meta.get("recommended_from") == "bid values":
+        context = f" in the context of the auction (the others bidding as the {meta['bid_model']})"
+    text = f"Bid {option_label(advice, rec)}: {rec['ev_units']:+.2f} units expected{context}."
     if rec["contract"] == "pass":
         text = f"Pass: no contract is expected to gain (pass = {rec['ev_units']:+.2f} units)."
     if run is not None:

@@ -8,6 +8,7 @@ The modules, each importing only those above it:
 
 - :mod:`~wiezen_sim.analysis.advise.deals` — the position and the deals consistent with it;
 - :mod:`~wiezen_sim.analysis.advise.dd_table` — every double-dummy question of a sampled deal;
+- :mod:`~wiezen_sim.analysis.advise.bids` — each bid valued in the context of the auction;
 - :mod:`~wiezen_sim.analysis.advise.play` — the play methods ``pimc`` and ``heuristic``;
 - :mod:`~wiezen_sim.analysis.advise.options` — one row per contract option: success and settlement;
 - :mod:`~wiezen_sim.analysis.advise.report` — :class:`Advice`, :class:`Comparison`: table, CSV, JSON;
@@ -28,9 +29,13 @@ Documented rules where the issue leaves a choice:
   acceptance and ``ev_units`` is over all samples.
 - Troel: the partner and first lead follow RULES.md 1.5 in every sample; with the
   *troel free lead* variant the standard lead is evaluated.
-- The recommendation is the highest ``ev_units`` among the rows a player can bid
-  now (every contract row, pass = 0 units; solo via a vraag nobody accepts); with
-  three or four aces only troel, open miserie and solo slim (the troel obligation).
+- The recommendation is the bid of highest expected value in the context of the auction
+  (issue 19): for each bid the seat can make now, the rest of the auction is bid on the
+  same sampled deals by the bidding model (default the neutral threshold bot accepting
+  with ``accept_tricks``) and by the seat's plan, and the contract that stands is played
+  by the method (double dummy, or PIMC or heuristic players) and settled for the seat (the
+  plan, the model and every choice: :mod:`~wiezen_sim.analysis.advise.bids`). With three
+  or four aces only troel, open miserie and solo slim (the troel obligation).
 
 The names below are imported from their modules when first used (a module
 ``__getattr__``, PEP 562): a worker process that runs one batch

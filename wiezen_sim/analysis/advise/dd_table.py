@@ -42,7 +42,7 @@ from wiezen_sim.solvers.dd import DDSolver
 from wiezen_sim.solvers.players import highest_discard
 from wiezen_sim.vocabulary import NO_TRUMP, SEATS
 
-__all__ = ["PARTNER_ROWS", "TT_MB", "Asker", "asker", "dd_batch", "exact_alone", "kleine_candidates"]
+__all__ = ["PARTNER_ROWS", "TT_MB", "Asker", "asker", "dd_batch", "exact_alone", "kleine_candidates", "solver_for"]
 
 Asker = Callable[..., bool]  # ask(*contracts): whether any of these contracts is wanted
 # The questions of the rows of a vraag with a fixed partner seat (information, not a bid:
@@ -58,7 +58,7 @@ TT_MB: dict[int | None, int] = {NO_TRUMP: 256, 0: 32, 1: 32, 2: 32, 3: 32}
 _ALONE = ("solo", "abondance", "abondance_in_troef", "solo_slim")  # the contracts of the alone[s] questions
 
 
-def _solver(trump: int | None) -> DDSolver:
+def solver_for(trump: int | None) -> DDSolver:
     """This process's solver for one strain (tables are reused across deals and batches)."""
     if trump not in _SOLVERS:
         _SOLVERS[trump] = DDSolver(tt_mb=TT_MB[trump])
@@ -123,7 +123,7 @@ def dd_batch(
     trump = card_suit(turned)
     vraag, need = contract_spec("vraag"), rules.target("vraag")
     candidates = kleine_candidates(hand)
-    nt = _solver(NO_TRUMP)
+    nt = solver_for(NO_TRUMP)
     out: dict[str, np.ndarray] = {
         "alone": np.zeros((n, 4), np.int8),
         "slim": np.zeros((n, 4), bool),
@@ -142,12 +142,12 @@ def dd_batch(
         hands = sample_hands(word, hand, p, turned)
         for s in range(4) if ask(*_ALONE) else ():
             if exact_alone(s, trump, rules, ask):  # solo pays per trick; levels need the count
-                out["alone"][i, s] = _solver(s).solve(hands, s, ELDEST, side)
+                out["alone"][i, s] = solver_for(s).solve(hands, s, ELDEST, side)
             else:  # abondance pays flat: only whether its target can be made
-                made = _makes(_solver(s), hands, s, ELDEST, side, "abondance", rules)
+                made = _makes(solver_for(s), hands, s, ELDEST, side, "abondance", rules)
                 out["alone"][i, s] = rules.target("abondance") if made else 0
             if ask("solo_slim"):
-                out["slim"][i, s] = _makes(_solver(s), hands, s, p, side, "solo_slim", rules)
+                out["slim"][i, s] = _makes(solver_for(s), hands, s, p, side, "solo_slim", rules)
         if ask("miserie", "open_miserie"):
             out["misere"][i] = _makes(nt, hands, NO_TRUMP, ELDEST, side, "miserie", rules)
         if rules.pico and ask("pico"):
@@ -168,20 +168,20 @@ def dd_batch(
                 out["accepts"][i, q] = playing_tricks(int(hands[q]), trump) >= accept_tricks
             acceptor = next((q for q in order if out["accepts"][i, q]), None)
         if acceptor is not None:
-            out["accepted"][i] = _solver(trump).solve(hands, trump, ELDEST, side | 1 << acceptor)
+            out["accepted"][i] = solver_for(trump).solve(hands, trump, ELDEST, side | 1 << acceptor)
         for q in order if ask(PARTNER_ROWS) else ():
             if q == acceptor:
                 out["pair_ok"][i, q] = succeeded(vraag, int(out["accepted"][i]), need)
             else:
                 out["pair_ok"][i, q] = succeeded(vraag, alone, need) or _makes(
-                    _solver(trump), hands, trump, ELDEST, side | 1 << q, "vraag", rules
+                    solver_for(trump), hands, trump, ELDEST, side | 1 << q, "vraag", rules
                 )
         if aces(hand) >= 3 and ask("troel"):
             setup = troel_setup([int(h) for h in hands], p, rules)
             lead_hands = hands.copy()
             lead_hands[setup.partner] &= ~(1 << setup.lead)
             pair = side | 1 << setup.partner
-            out["troel"][i] = _solver(setup.trump).solve(
+            out["troel"][i] = solver_for(setup.trump).solve(
                 lead_hands, setup.trump, setup.partner, pair, trick=(setup.lead,)
             )
             out["troel_partner"][i] = setup.partner

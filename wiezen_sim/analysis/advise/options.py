@@ -13,18 +13,27 @@ import math
 
 import numpy as np
 
+from wiezen_sim.analysis.advise.bids import (
+    NOT_ASKED,
+    OUTCOMES,
+    OWN_OPTION,
+    OWN_VRAAG,
+    BidOption,
+    bid_options,
+    obliged,
+)
 from wiezen_sim.analysis.advise.dd_table import PARTNER_ROWS, asker, exact_alone, kleine_candidates
 from wiezen_sim.analysis.advise.play import play_options
 from wiezen_sim.analysis.stats import mean_interval, wilson
 from wiezen_sim.cards import SUITS, card_name, card_suit
 from wiezen_sim.rules.auction import LEVELS, aces
-from wiezen_sim.rules.contracts import contract_spec, succeeded
+from wiezen_sim.rules.contracts import PASS, contract_spec, succeeded
 from wiezen_sim.rules.payments import settle
 from wiezen_sim.rules.ruleset import RuleSet
 from wiezen_sim.solvers.players import highest_discard
 from wiezen_sim.vocabulary import SEATS
 
-__all__ = ["OptionRows", "dd_rows", "play_rows", "question"]
+__all__ = ["BidRows", "OptionRows", "bid_rows", "dd_rows", "play_rows", "question"]
 
 
 def question(contract: str, partner: object = None) -> str:
@@ -218,3 +227,109 @@ def play_rows(
             ok = rows.made("abondance_in_troef", tricks)
             rows.add("abondance_in_troef", trump, ok, rows.payout("abondance_in_troef", None, tricks))
     return rows
+
+
+class BidRows:
+    """The bid values of one advice (:mod:`~wiezen_sim.analysis.advise.bids`): one row per bid valued.
+
+    Attributes:
+        rows: one dict per bid: ``contract`` (``pass``, ``vraag``, ``solo``, a contract), ``trump``
+            (S/H/D/C or None; the turned suit for vraag and solo), ``level`` (abondance levels, else
+            None), ``ev_units``, ``ev_low``, ``ev_high`` (the seat's expected settlement in units with
+            its Student-t 95 % interval, RULES.md 1.6), ``n`` (deals counted), the outcome shares
+            ``declares``, ``with_partner``, ``other_contract``, ``all_pass`` (they sum to 1) and
+            ``table_ev_units``, ``table_p_success`` (the table's "if I declare it" row of the bid: its
+            expected settlement and P(success); NaN for pass).
+        evs: per row, ``float64[n]`` the seat's settlement per counted deal (units).
+        halves: per row, the Wilson 95 % half-width of the bid's table row's P(success) (0 for pass).
+        obliged: pass is not a bid (the troel obligation, :func:`~wiezen_sim.analysis.advise.bids.obliged`).
+    """
+
+    def __init__(self, obliged: bool) -> None:
+        self.rows: list[dict] = []
+        self.evs: list[np.ndarray] = []
+        self.halves: list[float] = []
+        self.obliged = obliged
+
+
+def _row_index(rows: OptionRows, option: BidOption, turned_suit: int) -> int:
+    """The table row of a bid's own contract: the vraag with the accepting partner, solo, or the contract in its
+    suit and level."""
+    for i, row in enumerate(rows.rows):
+        if row["contract"] != option.contract or rows.evs[i] is None:
+            continue
+        if option.contract in ("vraag", "solo"):
+            return i
+        trump = None if option.trump is None else SUITS[option.trump]
+        if row["trump"] == trump and row.get("level") == option.level:
+            return i
+    raise ValueError(f"no table row for the bid {option}")  # the bid's questions were not asked (bids.needed)
+
+
+def bid_rows(
+    res: dict[str, np.ndarray], rows: OptionRows, hand: int, turned: int, rules: RuleSet,
+    valued: frozenset[str] | None = None,
+) -> BidRows:  # fmt: skip
+    """The bid values from the per-deal auctions (:func:`~wiezen_sim.analysis.advise.bids.bid_batch`) and the table.
+
+    A bid's value on a deal is its ``bid_units`` plus, where the seat's own contract stands
+    (``bid_own``), the table row's settlement on that deal (:class:`OptionRows` ``evs``); deals on
+    which a seat before the advised seat called (``NOT_COUNTED``) are left out. A bid not valued on
+    every deal was dropped by the stop rule: it is valued on the deals it was asked on (a prefix).
+    Under the troel obligation pass is not valued (no row).
+    """
+    out = BidRows(obliged(rules, hand, valued))
+    trump = card_suit(turned)
+    outcome, own, units = res["bid_outcome"], res["bid_own"], res["bid_units"]
+    for j, option in enumerate(bid_options(rules, hand)):
+        m = int((outcome[:, j] != NOT_ASKED).sum())  # the deals it was asked on: a prefix
+        if m == 0:
+            continue
+        counted = outcome[:m, j] >= 0
+        value = units[:m, j].copy()
+        half, table_ev, table_p = 0.0, math.nan, math.nan
+        if option.contract != PASS:
+            i = _row_index(rows, option, trump)
+            ev = rows.evs[i]
+            assert ev is not None and len(ev) >= m  # asked on at least the bid's deals (bids.needed)
+            value += np.where(own[:m, j] == OWN_OPTION, ev[:m], 0.0)
+            low, high = wilson(int(rows.oks[i].sum()), len(ev))
+            half, table_ev, table_p = (high - low) / 2, rows.rows[i]["ev_units"], rows.rows[i]["p_success"]
+        if option.contract == "solo":
+            vraag = rows.evs[_row_index(rows, BidOption("vraag"), trump)]
+            assert vraag is not None
+            value += np.where(own[:m, j] == OWN_VRAAG, vraag[:m], 0.0)
+        elif option.contract == "vraag":  # accepted by the table's partner: the vraag row
+            value += np.where(own[:m, j] == OWN_VRAAG, ev[:m], 0.0)
+        _add_bid(out, option, trump, value[counted], outcome[:m, j][counted], half, (table_ev, table_p))
+    return out
+
+
+def _add_bid(
+    out: BidRows,
+    option: BidOption,
+    trump: int,
+    value: np.ndarray,
+    outcome: np.ndarray,
+    half: float,
+    table: tuple[float, float],
+) -> None:
+    """One bid row (:class:`BidRows`)."""
+    n = len(value)
+    ev_mean, ev_low, ev_high = mean_interval(value) if n else (math.nan,) * 3
+    shares = np.bincount(outcome.astype(np.int64), minlength=len(OUTCOMES))[: len(OUTCOMES)] / max(n, 1)
+    suit = trump if option.contract in ("vraag", "solo") else option.trump
+    out.rows.append({
+        "contract": option.contract,
+        "trump": None if suit is None else SUITS[suit],
+        "level": option.level,
+        "ev_units": ev_mean,
+        "ev_low": ev_low,
+        "ev_high": ev_high,
+        "n": n,
+        **{name: float(share) for name, share in zip(OUTCOMES, shares, strict=True)},
+        "table_ev_units": table[0],
+        "table_p_success": table[1],
+    })  # fmt: skip
+    out.evs.append(value)
+    out.halves.append(half)

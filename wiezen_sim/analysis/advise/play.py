@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from wiezen_sim.analysis.advise.bids import FLAT, BidOption, bid_batch, first_bid, flat
 from wiezen_sim.analysis.advise.dd_table import dd_batch
 from wiezen_sim.analysis.advise.deals import DEALER, sample_hands
 from wiezen_sim.analysis.threshold import ThresholdBidder
@@ -74,7 +75,6 @@ from wiezen_sim.vocabulary import SEATS
 __all__ = ["FLAT", "PLAY_METHODS", "auction_behind", "default_model", "play_batch", "play_options"]
 
 PLAY_METHODS = ("pimc", "pimc-uniform", "heuristic")
-FLAT = ("kleine_miserie", "pico", "abondance", "miserie", "open_miserie", "solo_slim")
 
 
 def play_options(rules: RuleSet, hand: int) -> list[tuple[str, int | None]]:
@@ -95,13 +95,6 @@ def default_model(accept_tricks: float) -> ThresholdBidder:
     return ThresholdBidder(thresholds={"accept": accept_tricks}, name=f"threshold bot, accept {accept_tricks:g}")
 
 
-def _declaring_bid(contract: str, suit: int | None, rules: RuleSet) -> Bid:
-    """The advised seat's first bid for an option (a vraag for solo: RULES.md 1.4)."""
-    if contract == "abondance":
-        return Bid(contract, 9 if rules.abondance_levels else None, suit if rules.abondance_trump_with_bid else None)
-    return Bid("vraag" if contract == "solo" else contract)
-
-
 def auction_behind(deal: Deal, contract: str, suit: int | None, seat: int, acceptor: int | None,
                    model: AuctionModel, rules: RuleSet) -> tuple[AuctionEvidence, bool]:  # fmt: skip
     """The auction that leads to an option, as its players hear it (rules in the module docstring; RULES.md 1.4).
@@ -115,7 +108,8 @@ def auction_behind(deal: Deal, contract: str, suit: int | None, seat: int, accep
         The evidence (every bid chosen, with the state before it) and whether the model's
         bids do not lead to the option on this deal.
     """
-    mine = _declaring_bid(contract, suit, rules)
+    level = 9 if contract == "abondance" and rules.abondance_levels else None  # played for the lowest level
+    mine = first_bid(BidOption(contract, suit, level), rules)
     rank = contract_spec(mine.name).rank
     state, off, declared = start_auction(deal, rules), False, False
     turns: list[tuple[AuctionState, Bid]] = []
@@ -194,16 +188,16 @@ def play_batch(
                     continue
                 declarers = (seat, acceptor)
                 out["vraag_partner"][i] = acceptor
-            flat = contract in FLAT and not (contract == "abondance" and rules.abondance_levels)
+            decided = flat(contract, rules)
             rngs = [np.random.default_rng(s) for s in np.random.SeedSequence([int(word), k]).spawn(4)]
             evidence = None
             if method == "pimc":
                 evidence, off = auction_behind(deal, contract, suit, seat, acceptor, model, rules)
                 out["auction_off_model"][i] += off
-            players = [PimcPlayer(worlds, r, 0 if flat else 1, auction=evidence, max_worlds=max_worlds)
+            players = [PimcPlayer(worlds, r, 0 if decided else 1, auction=evidence, max_worlds=max_worlds)
                        if method.startswith("pimc") else Player() for r in rngs]  # fmt: skip
             record = play_deal(deal, Declaration(contract, declarers, trump=suit), players, rules=rules,
-                               until_decided=flat)  # fmt: skip
+                               until_decided=decided)  # fmt: skip
             side = declarers if contract != "troel" else (seat, _troel_partner(record, seat))
             out["tricks"][i, k] = record.side_tricks(side)
             for p in players:
@@ -229,7 +223,10 @@ class DealBatch:
     Picklable, and in this module (not with :func:`~wiezen_sim.analysis.advise.advise`) so
     that a worker process imports only the solvers it runs, not pandas or scipy.
     ``DealBatch(...)(seeds)`` is :func:`~wiezen_sim.analysis.advise.dd_table.dd_batch`
-    (``method="dd"``) or :func:`play_batch` of the ``uint64`` seed words.
+    (``method="dd"``) or :func:`play_batch` of the ``uint64`` seed words, with the bid values
+    of the ``valued`` contracts (:func:`~wiezen_sim.analysis.advise.bids.bid_batch`, the other
+    seats bidding by ``model``, default :func:`default_model`; their contracts played by the
+    same method).
     """
 
     def __init__(
@@ -244,11 +241,17 @@ class DealBatch:
         worlds: int = 16,
         model: AuctionModel | None = None,
         discards: tuple[bool, ...] | None = None,
+        valued: frozenset[str] | None = None,
     ) -> None:
         self.args = (hand, seat, turned, rules, accept_tricks, wanted)
-        self.method, self.worlds, self.model, self.discards = method, worlds, model, discards
+        self.method, self.worlds, self.model, self.discards, self.valued = method, worlds, model, discards, valued
 
     def __call__(self, seeds: np.ndarray) -> dict[str, np.ndarray]:
+        hand, seat, turned, rules, accept_tricks, _ = self.args
         if self.method == "dd":
-            return dd_batch(seeds, *self.args, self.discards)
-        return play_batch(seeds, *self.args, self.method, self.worlds, self.model)
+            answers = dd_batch(seeds, *self.args, self.discards)
+        else:
+            answers = play_batch(seeds, *self.args, self.method, self.worlds, self.model)
+        model = self.model or default_model(accept_tricks)
+        return answers | bid_batch(seeds, answers, hand, seat, turned, rules, self.valued, model, self.method,
+                                   self.worlds)  # fmt: skip

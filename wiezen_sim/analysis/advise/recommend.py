@@ -1,8 +1,11 @@
-"""``advise``: the batches of sampled deals, the option rows and the recommendation (issue 4; RULES.md 1.3–1.6).
+"""``advise``: the batches of sampled deals, the option rows, the bid values and the recommendation (issues 4, 19;
+RULES.md 1.3–1.6).
 
-The recommendation is the highest ``ev_units`` among the rows a player can bid now
-(every contract row, pass = 0 units, first on a tie; solo via a vraag nobody accepts);
-with three or four aces only troel, open miserie and solo slim (the troel obligation).
+The recommendation is the bid of highest expected value in the context of the auction
+(:mod:`~wiezen_sim.analysis.advise.bids`; pass first on a tie). Only when no sampled deal is
+counted for the bids (every one had a call before the seat's turn) it is the highest ``ev_units``
+among the table rows a player can bid now (pass = 0 units, first on a tie; solo via a vraag nobody
+accepts). With three or four aces only troel, open miserie and solo slim (the troel obligation).
 """
 
 from __future__ import annotations
@@ -13,9 +16,10 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pandas as pd
 
+from wiezen_sim.analysis.advise.bids import NOT_COUNTED, TROEL_ONLY, needed
 from wiezen_sim.analysis.advise.dd_table import PARTNER_ROWS
 from wiezen_sim.analysis.advise.deals import check_position
-from wiezen_sim.analysis.advise.options import OptionRows, dd_rows, play_rows, question
+from wiezen_sim.analysis.advise.options import BidRows, OptionRows, bid_rows, dd_rows, play_rows, question
 from wiezen_sim.analysis.advise.play import DealBatch, default_model
 from wiezen_sim.analysis.advise.report import Advice
 from wiezen_sim.analysis.advise.stopping import ROUND_FIRST, Option, contending_discards, in_contention, round_ends
@@ -39,7 +43,6 @@ from wiezen_sim.vocabulary import seat_name
 __all__ = ["METHODS", "TROEL_ONLY", "advise", "recommend"]
 
 METHODS = ("dd", "pimc", "pimc-uniform", "heuristic")  # the play methods: wiezen_sim.analysis.advise.play
-TROEL_ONLY = ("troel", "open_miserie", "solo_slim")
 
 
 def advise(
@@ -61,7 +64,22 @@ def advise(
     on_progress: Callable[[int], None] | None = None,
     model: AuctionModel | None = None,
 ) -> Advice:
-    """Estimate every contract this hand could declare, by Monte Carlo double dummy.
+    """Estimate every contract this hand could declare, and what each bid it can make now is worth, by Monte Carlo
+    double dummy (issues 4, 19; RULES.md 1.3–1.7).
+
+    The table ("if I declare it") holds each contract's success and settlement as if the other seats
+    let it stand. Each bid the seat can make at its first turn (pass, vraag, solo = propose and play
+    solo if nobody accepts, each contract) is also valued in the context of the auction
+    (``Advice.bids``), and the recommendation comes from those values. On every sampled
+    deal where the seats before this one pass (under the model; other deals are not counted for the
+    bids), the rest of the auction is bid by ``model`` (default the neutral threshold bot accepting
+    with ``accept_tricks``), while this seat follows its plan: pass when overcalled, never accept,
+    after a vraag nobody accepts pass (bid ``vraag``) or play solo (bid ``solo``). The contract that
+    stands is played by the method (this seat's own from the table's answers on that deal, another
+    seat's solved double dummy, or played by the method's players, who with ``pimc`` read the
+    auction that was bid) and settled for this seat (RULES.md 1.6: declarer, partner or defender); all pass is
+    the rules' all-pass outcome (redeal 0; Ronde Pas: the first game, played by heuristic players,
+    RULES.md 1.7). Details: :mod:`wiezen_sim.analysis.advise.bids`.
 
     Args:
         hand: the player's 13 cards (any notation of ``wiezen_sim.cards``) or a mask.
@@ -94,9 +112,11 @@ def advise(
         stop: the stop rule: deals in rounds, dominated contracts no longer asked, the run
             ended once the recommendation is settled. ``meta["deals"]`` is the deals drawn.
         on_progress: called after each batch with the number of sampled deals finished.
-        model: ``pimc``'s bidding model (:class:`~wiezen_sim.solvers.worlds.AuctionModel`;
+        model: the bidding model of the other seats (:class:`~wiezen_sim.solvers.worlds.AuctionModel`;
             default the neutral threshold bot accepting with ``accept_tricks``:
-            :func:`~wiezen_sim.analysis.advise.play.default_model`).
+            :func:`~wiezen_sim.analysis.advise.play.default_model`): ``pimc``'s players read the auction
+            with it, and with ``dd`` it bids the rest of the auction for the bid values (only its
+            ``__call__`` is used there).
 
     Returns:
         :class:`~wiezen_sim.analysis.advise.report.Advice`. ``table`` (pandas.DataFrame),
@@ -106,7 +126,15 @@ def advise(
         ``ev_units`` (expected settlement of the declarer, units, RULES.md 1.6), ``n``
         (int), and where they apply ``partner`` (vraag), ``p_accept``, ``discard``
         (kleine miserie), ``level``. ``distribution`` (DataFrame, same rows, columns
-        0..13) holds the trick distribution.
+        0..13) holds the trick distribution. ``bids`` (DataFrame or None): one row per bid,
+        ``contract``, ``trump``, ``level``, ``ev_units`` (this seat's expected settlement, units),
+        ``ev_low``/``ev_high`` (Student-t 95 %), ``n`` (deals counted), the outcome shares
+        ``declares``, ``with_partner``, ``other_contract``, ``all_pass``, and the bid's table row
+        ``table_ev_units``, ``table_p_success``. ``meta`` adds ``recommended_from`` (``bid
+        values`` or ``table``), ``bid_model``, ``bid_deals`` (deals counted for the bids),
+        ``bid_questions`` (other seats' contracts solved or played), ``bid_trick_nodes`` (their
+        double-dummy trick nodes, ``dd``) and ``bid_auction_failures`` (``pimc``: decisions of
+        those plays without a world consistent with the auction).
 
     Raises:
         ValueError: bad hand, seat, turned card, rules, method, contract name, samples ≤ 0, or
@@ -131,20 +159,31 @@ def advise(
     auction_model = model or default_model(accept_tricks)
     build = dd_rows if method == "dd" else play_rows
     names = frozenset(rule_set.contracts()) if wanted is None else wanted
+    valued = set(names)  # the contracts whose bids are still valued (issue 19)
+    shown = names | ({PARTNER_ROWS} if "vraag" in names else set())  # the table's rows: the contracts asked for
+    names = needed(names)  # a bid's table questions: solo needs vraag too
     if "vraag" in names:  # the rows of a fixed partner seat: not a bid, so asked in the first round only
         names |= {PARTNER_ROWS}
     asked = set(names)  # the contracts still in contention
     rounds: list[tuple[int, frozenset[str], dict[str, np.ndarray]]] = []  # (deals so far, asked, answers)
     bounded = stop and samples > ROUND_FIRST
     bar = progress_bar(samples, "sampled deals", progress, ceiling=bounded)
+    valued_first = frozenset(valued)
 
     def finished(done: int) -> None:
         bar.update(done - bar.n)
         if on_progress is not None:
             on_progress(done)
 
+    def bids_of(rows: OptionRows) -> BidRows | None:
+        """The bid values so far (with a deal counted), else None: then the table recommends."""
+        res = _merge([answers for _, _, answers in rounds])
+        bids = bid_rows(res, rows, mask, card, rule_set, valued_first)
+        return bids if any(len(ev) for ev in bids.evs) else None
+
     def result(rows: OptionRows, partial: bool) -> Advice:
-        best, runner, p_order, _ = recommend(rows, obliged)
+        bids = bids_of(rows)
+        best, runner, p_order, _ = recommend(rows, obliged, bids)
         res = _merge([answers for _, _, answers in rounds])
         pimc_meta: dict[str, object] = {}
         if method.startswith("pimc"):
@@ -154,6 +193,12 @@ def advise(
             pimc_meta.update(auction_model=getattr(auction_model, "name", type(auction_model).__name__),
                              auction_failures=int(res["auction_failures"].sum()),
                              auction_off_model=int(res["auction_off_model"].sum()))  # fmt: skip
+        bid_meta = {"recommended_from": "bid values" if bids is not None else "table",
+                    "bid_model": getattr(auction_model, "name", type(auction_model).__name__),
+                    "bid_deals": int((res["bid_outcome"] != NOT_COUNTED).all(axis=1).sum()),
+                    "bid_questions": int(res["bid_questions"].sum()),
+                    "bid_trick_nodes": int(res["bid_trick_nodes"].sum()),
+                    "bid_auction_failures": int(res["bid_auction_failures"].sum())}  # fmt: skip
         deals = rounds[-1][0]
         meta = {
             "hand": hand_name(mask),
@@ -167,19 +212,22 @@ def advise(
             "seed": seed,
             "method": method,
             **pimc_meta,
+            **bid_meta,
             "accept_tricks": accept_tricks,
             "troel_obligation": obliged,
         }
-        table = pd.DataFrame(rows.rows)
-        distribution = pd.DataFrame(np.array(rows.dists), columns=range(14))
-        return Advice(table, distribution, best, runner, p_order, meta, rows.oks)
+        keep = [i for i, row in enumerate(rows.rows) if question(row["contract"], row.get("partner")) in shown]
+        table = pd.DataFrame([rows.rows[i] for i in keep])
+        distribution = pd.DataFrame(np.array([rows.dists[i] for i in keep]), columns=range(14))
+        bid_table = None if bids is None else pd.DataFrame(bids.rows)
+        return Advice(table, distribution, best, runner, p_order, meta, [rows.oks[i] for i in keep], bid_table)
 
     with bar:
         start = 0
         discards = None  # the kleine-miserie candidate discards asked (None: all)
         for end in round_ends(samples) if stop else [samples]:
             task = DealBatch(mask, p, card, rule_set, accept_tricks, frozenset(asked), method, worlds, auction_model,
-                             discards)  # fmt: skip
+                             discards, frozenset(valued))  # fmt: skip
             report = functools.partial(_shifted, finished, start)
             try:
                 parts = run_batches(task, seeds[start:end], batch_size, n_jobs, backend, False, "deals", report)
@@ -194,9 +242,10 @@ def advise(
             rows = _rows(build, rounds, mask, p, card, rule_set)
             start = end
             if end < samples:
-                _, _, _, options = recommend(rows, obliged)
-                asked, settled = in_contention(options, 0)
-                asked &= names
+                _, _, _, options = recommend(rows, obliged, bids_of(rows))
+                kept, settled = in_contention(options, 0)
+                valued &= kept  # the bids in contention, and the table questions they need
+                asked = set(needed(frozenset(valued))) & names
                 if method == "dd" and "kleine_miserie" in asked:
                     made = _merge([answers for _, _, answers in rounds])["kleine"]
                     discards = contending_discards(made, discards or (True,) * made.shape[1])
@@ -205,18 +254,48 @@ def advise(
     return result(rows, partial=False)
 
 
-def recommend(rows: OptionRows, obliged: bool) -> tuple[dict, dict | None, float, list[Option]]:
+def recommend(
+    rows: OptionRows, obliged: bool, bids: BidRows | None = None
+) -> tuple[dict, dict | None, float, list[Option]]:
     """The best option to bid, the runner-up, P(the best's expected value really exceeds the runner-up's), and
     the options best first.
 
-    Options are the rows one can bid (a vraag with a fixed partner seat is information,
-    not a bid: the partner chooses to accept) and pass (0 units, first so that it wins
-    ties); under the troel obligation (``obliged``) only :data:`TROEL_ONLY`, unless none
-    of them is a row. The first three are ``{"contract", "trump", "ev_units"}`` dicts
-    (the runner-up None when there is only one option); the options are
-    :data:`~wiezen_sim.analysis.advise.stopping.Option` tuples for the stop rule. Rows
-    asked on different numbers of deals are compared on the deals both were asked on.
+    With ``bids`` (the bid values, :func:`~wiezen_sim.analysis.advise.options.bid_rows`) the options
+    are its rows (pass among them, first on a tie, unless the troel obligation leaves it out).
+    Without, the options are the table rows one can bid (a vraag with a fixed partner seat is
+    information, not a bid: the partner chooses to accept) and pass (0 units, first so that it wins
+    ties); under the troel obligation (``obliged``) only :data:`TROEL_ONLY`, unless none of them is
+    a row. The first three are ``{"contract", "trump", "ev_units"}`` dicts (and ``level`` for an
+    abondance level; the runner-up None when there is only one option); the options are
+    :data:`~wiezen_sim.analysis.advise.stopping.Option` tuples for the stop rule: (contract, per-deal
+    settlement, Wilson half-width of its row's P(success)). Options valued on different numbers of
+    deals are compared on the deals both were valued on.
     """
+    if bids is not None:
+        valued = [(float(ev.mean()), k) for k, ev in enumerate(bids.evs) if len(ev)]
+        valued.sort(key=lambda x: -x[0])  # stable: pass (listed first) wins a tie
+        ranked = [(bids.rows[k]["contract"], bids.evs[k], bids.halves[k]) for _, k in valued]
+        described = [_described(bids.rows[k]) for _, k in valued]
+    else:
+        ranked, described = _table_options(rows, obliged)
+    p_order = 1.0
+    if len(ranked) > 1:
+        m = min(len(ranked[0][1]), len(ranked[1][1]))
+        p_order = prob_greater(ranked[0][1][:m] - ranked[1][1][:m])
+    return described[0], described[1] if len(described) > 1 else None, p_order, ranked
+
+
+def _described(row: dict) -> dict:
+    """An option as the recommendation names it: contract, trump, expected settlement (and level, if any)."""
+    out = {"contract": row["contract"], "trump": row["trump"], "ev_units": row["ev_units"]}
+    level = row.get("level")
+    if level is not None and not (isinstance(level, float) and np.isnan(level)):
+        out["level"] = int(level)
+    return out
+
+
+def _table_options(rows: OptionRows, obliged: bool) -> tuple[list[Option], list[dict]]:
+    """The options of the table rows, best first (:func:`recommend` without bid values), and their descriptions."""
     n = max((len(ev) for ev in rows.evs if ev is not None), default=0)
     candidates = [i for i, row in enumerate(rows.rows) if row.get("partner") in (None, "accepting")]
     options = [(float(ev.mean()), i) for i in candidates if (ev := rows.evs[i]) is not None]
@@ -227,12 +306,6 @@ def recommend(rows: OptionRows, obliged: bool) -> tuple[dict, dict | None, float
         options.insert(0, (0.0, -1))  # pass, first so that it wins ties (the sort is stable)
     options.sort(key=lambda x: -x[0])
 
-    def describe(index: int) -> dict:
-        if index < 0:
-            return {"contract": "pass", "trump": None, "ev_units": 0.0}
-        row = rows.rows[index]
-        return {"contract": row["contract"], "trump": row["trump"], "ev_units": row["ev_units"]}
-
     def option(index: int) -> Option:
         if index < 0:
             return ("pass", np.zeros(n), 0.0)
@@ -241,14 +314,8 @@ def recommend(rows: OptionRows, obliged: bool) -> tuple[dict, dict | None, float
         low, high = wilson(int(rows.oks[index].sum()), len(ev))  # vraag: accepted and made, over every deal
         return (rows.rows[index]["contract"], ev, (high - low) / 2)
 
-    ranked = [option(i) for _, i in options]
-    best = options[0][1]
-    second = options[1][1] if len(options) > 1 else None
-    p_order = 1.0
-    if second is not None:
-        m = min(len(ranked[0][1]), len(ranked[1][1]))
-        p_order = prob_greater(ranked[0][1][:m] - ranked[1][1][:m])
-    return describe(best), None if second is None else describe(second), p_order, ranked
+    pass_row = {"contract": "pass", "trump": None, "ev_units": 0.0}
+    return [option(i) for _, i in options], [_described(rows.rows[i] if i >= 0 else pass_row) for _, i in options]
 
 
 def _rows(

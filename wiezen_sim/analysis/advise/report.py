@@ -94,6 +94,10 @@ class Advice:
             ``worlds``, ``pimc_decisions`` and ``worlds_dropped`` (worlds left out of a
             decision because a double-dummy question passed the node limit).
         success: per row, ``bool[n]`` success per deal counted.
+        bids: the bid values (``method="dd"``; None otherwise, or when no deal was counted): one row per
+            bid the seat can make now, valued in the context of the auction (columns of
+            :class:`~wiezen_sim.analysis.advise.options.BidRows`); the recommendation then comes from
+            them (``meta["recommended_from"]``).
     """
 
     table: pd.DataFrame
@@ -103,15 +107,18 @@ class Advice:
     p_order: float
     meta: dict = field(default_factory=dict)
     success: list[np.ndarray] = field(default_factory=list, repr=False)
+    bids: pd.DataFrame | None = None
 
     def to_dict(self) -> dict:
-        """The JSON form (issue 4 schema): meta keys, ``contracts`` rows, ``recommendation``."""
+        """The JSON form (issue 4 schema): meta keys, ``contracts`` rows, ``bids`` rows (the bid values, or
+        None), ``recommendation``."""
         rows = _records(self.table)
         for row, (_, dist) in zip(rows, self.distribution.iterrows(), strict=True):
             row["trick_distribution"] = None if dist.isna().all() else [round(float(x), 6) for x in dist]
         return {
             **self.meta,
             "contracts": rows,
+            "bids": None if self.bids is None else _records(self.bids),
             "recommendation": self.recommendation,
             "runner_up": self.runner_up,
             "p_order": self.p_order,
@@ -146,11 +153,29 @@ class Advice:
             rows.append({"contract": "pass", "trump": None, "p_success": math.nan, "ev_units": 0.0})
         return sorted(rows, key=lambda r: -r["ev_units"])  # stable: pass after a contract worth 0
 
+    def bid_label(self, row: dict) -> str:
+        """A bid in words: :meth:`label` with its abondance level: ``abondance 10 ♠``, ``vraag ♥``, ``pass``."""
+        level = row.get("level")
+        name = row["contract"] if level is None or level != level else f"{row['contract']} {int(level)}"
+        return self.label({**row, "contract": name})
+
     def verdict(self) -> str:
         """The short answer: the best options, the recommended one ``yes``, e.g.
-        ``abondance ♠: yes, 0.97, +23 units · miserie: no, 0.05, −27 · pass: 0``."""
+        ``abondance ♠: yes, 0.97, +23 units · miserie: no, 0.05, −27 · pass: 0``; from the bid values (where
+        there are some) ``vraag ♥: yes, +1.7 units · pass: 0 · miserie: no, −3.1 units``."""
         best = self.label(self.recommendation)
         parts = []
+        if self.bids is not None:
+            best = self.bid_label(self.recommendation)
+            ranked = self.bids.sort_values("ev_units", ascending=False, kind="stable").to_dict(orient="records")
+            for row in ranked[: VERDICT_OPTIONS + 1]:
+                said = "yes" if self.bid_label(row) == best else "no"
+                ev = f"{row['ev_units']:+.1f}".replace("-", "−")
+                if row["contract"] == "pass" and row["ev_units"] == 0:
+                    parts.append(f"pass: {said}, 0" if said == "yes" else "pass: 0")
+                else:
+                    parts.append(f"{self.bid_label(row)}: {said}, {ev} units")
+            return " · ".join(parts)
         for row in self._ranked()[: VERDICT_OPTIONS + 1]:
             said = "yes" if self.label(row) == best else "no"
             if row["contract"] == "pass":
@@ -160,6 +185,47 @@ class Advice:
                 p = "no deal counted" if math.isnan(row["p_success"]) else f"{row['p_success']:.2f}"  # vraag: n = 0
                 parts.append(f"{self.label(row)}: {said}, {p}, {ev} units")
         return " · ".join(parts)
+
+    def _bid_lines(self, show_all: bool) -> list[str]:
+        """The bid-value table and its title (none without bid values), then the title of the contract table.
+
+        Bids whose contract was never made in these deals are left out (unless ``show_all``), as in the table."""
+        if self.bids is None:
+            return []
+        hopeless = (self.bids["table_p_success"] == 0) & ~self.bids["contract"].isin([self.recommendation["contract"]])
+        bids = self.bids if show_all else self.bids[~hopeless]
+        m, b = self.meta, bids.astype(object).where(bids.notna(), None)
+        shown = pd.DataFrame({"bid": [self.bid_label(r) for r in b.to_dict(orient="records")]})
+        shown["ev_units"] = [f"{x:+.2f}" for x in bids["ev_units"]]
+        shown["ev 95% CI"] = ["" if math.isnan(lo) else f"{lo:+.1f} … {hi:+.1f}"
+                              for lo, hi in zip(bids["ev_low"], bids["ev_high"], strict=True)]  # fmt: skip
+        shown["n"] = [str(int(x)) for x in bids["n"]]
+        for col, title in (("declares", "you declare"), ("with_partner", "with partner"),
+                           ("other_contract", "another's contract"), ("all_pass", "all pass")):  # fmt: skip
+            shown[title] = [f"{x:.2f}" for x in bids[col]]
+        order = np.argsort(-bids["ev_units"].to_numpy(), kind="stable")
+        return [
+            f"bid values (the recommendation comes from these): {m['bid_deals']:,} of the {m['deals']:,} deals, "
+            f"those where the seats before you pass; the rest of the auction by the {m['bid_model']}, "
+            f"the contract that stands: {METHOD_WORDS[m['method']]}"
+            + (
+                f" (other seats' contracts played: {m['bid_questions']:,}; their decisions with no world consistent "
+                f"with the auction, played from uniform worlds: {m['bid_auction_failures']:,})"
+                if m["method"] == "pimc"
+                else ""
+            ),
+            shown.iloc[order].to_string(index=False),
+            *(
+                [
+                    f"{int(hopeless.sum())} bid{'s' if hopeless.sum() > 1 else ''} whose contract was never made in "
+                    "these deals not shown (--all shows every bid)"
+                ]
+                if hopeless.any() and not show_all
+                else []
+            ),
+            "",
+            "if you declare it (each contract as if the other seats let it stand):",
+        ]
 
     def partial_note(self) -> str:
         """``PARTIAL: …`` for the result of a stopped run (``meta["partial"]``), else empty."""
@@ -171,12 +237,17 @@ class Advice:
 
     def _comment(self) -> list[str]:
         m, rec = self.meta, self.recommendation
-        return [
+        lines = [
             *([self.partial_note()] if m.get("partial") else []),
             f"hand {m['hand']}, seat {m['seat']}, turned {m['turned']}, rules {m['rules']}",
             f"samples {m.get('deals', m['samples'])}, seed {m['seed']}, method {m['method']}",
-            f"recommendation {option_name(rec)} ({rec['ev_units']:+.2f} units)",
+            f"recommendation {option_name(rec)} ({rec['ev_units']:+.2f} units), "
+            f"from the {m.get('recommended_from', 'table')}",
         ]
+        if self.bids is not None:  # the bid values, as CSV lines behind '# '
+            lines.append(f"bid values (the other seats bid by the {m['bid_model']}):")
+            lines += self.bids.round(CSV_DIGITS).to_csv(index=False).rstrip("\n").splitlines()
+        return lines
 
     def to_csv(self) -> str:
         """The table as CSV, one line per row (floats to :data:`CSV_DIGITS` decimals, no trailing newline),
@@ -228,6 +299,7 @@ class Advice:
             "",
             "verdict: " + self.verdict(),
             "",
+            *self._bid_lines(show_all),
             shown.to_string(index=False),
         ]
         if never:
@@ -236,10 +308,14 @@ class Advice:
         if hidden:
             lines.append(f"{hidden} rows not shown: a vraag with a fixed partner seat (the partner decides) "
                          "or not biddable now")  # fmt: skip
-        lines += ["", f"recommendation: {self.label(rec)}  ({rec['ev_units']:+.2f} units)"]
+        lines += [
+            "",
+            f"recommendation: {self.bid_label(rec)}  ({rec['ev_units']:+.2f} units), "
+            f"from the {m.get('recommended_from', 'table')}",
+        ]
         if run is not None:
             lines.append(
-                f"runner-up: {self.label(run)}  ({run['ev_units']:+.2f} units); "
+                f"runner-up: {self.bid_label(run)}  ({run['ev_units']:+.2f} units); "
                 f"P(recommendation really better) = {self.p_order:.3f}"
             )
         lines += [
@@ -250,6 +326,13 @@ class Advice:
             "partner (vraag): the seat that goes with you; 'the first seat that accepts' counts only the deals where",
             "someone accepts (its ev_units counts 0 for the others, where you pass).",
         ]
+        if self.bids is not None:
+            lines += [
+                "bid values: your expected settlement if you make this bid now, after the seats before you pass;",
+                f"the others bid by the {m['bid_model']}; you pass when overcalled, never accept; vraag: pass if",
+                "nobody accepts; solo: propose, then solo if nobody accepts. Shares: you declare, you play with the",
+                "partner who accepted, another seat's contract stands (you defend), all pass (redeal: 0).",
+            ]
         if m.get("troel_obligation"):
             lines.append("three or four aces: troel is obligatory (only open miserie or solo slim may replace it)")
         return "\n".join(lines)

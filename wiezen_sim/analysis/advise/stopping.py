@@ -5,12 +5,17 @@ count alone (:func:`round_ends`: 32, 64, 128, … deals, then the ceiling), so t
 seed and ceiling give the same rounds, the same deals and the same numbers for any
 ``n_jobs``, batch size or backend. After every round the rows built so far are judged:
 
+The options judged are the bids valued in the context of the auction with ``method="dd"``
+(:mod:`~wiezen_sim.analysis.advise.bids`, pass among them; issue 19), else the biddable table
+rows and pass. A bid's P(success) interval is its contract's table row's.
+
 * **Dominated contracts stop.** A biddable option whose expected settlement is below
   the best option's with probability at least :data:`DOMINATED` (the paired normal
   approximation of :func:`~wiezen_sim.analysis.stats.prob_greater`, over the deals both
   were asked on) is out of contention; once every biddable row of a contract is out,
-  its questions are no longer asked. Its rows keep the deals they were asked on and
-  show their own ``n``.
+  its questions are no longer asked (with the bid values: once every bid of a contract is
+  out; solo's bid keeps vraag's questions, as someone may accept its proposal). Its rows
+  keep the deals they were asked on and show their own ``n``.
 * **Dominated discards stop.** Kleine miserie's row uses the discard made most often
   (:func:`~wiezen_sim.analysis.advise.options.dd_rows`); a candidate discard made less
   often than the best one with probability at least :data:`DOMINATED` (paired over the

@@ -218,7 +218,9 @@ class WiezenPanel extends Panel {
     $("wiezen-all").addEventListener("change", () => this.showAll());
   }
 
-  showAll() { $("wiezen-table").classList.toggle("all", $("wiezen-all").checked); }
+  showAll() {
+    for (const id of ["wiezen-table", "wiezen-bids"]) $(id).classList.toggle("all", $("wiezen-all").checked);
+  }
 
   methodChanged() {
     const pimc = this.field("method").value.startsWith("pimc");
@@ -238,6 +240,7 @@ class WiezenPanel extends Panel {
       + (a.stopped_early ? ` (stopped early, the answer clear; at most ${a.samples.toLocaleString()})` : "")
       + ` · seed ${a.seed}`;
     this.downloads(msg, `wiezen-advise-seed${a.seed}`);
+    this.bids(msg);
     const body = header($("wiezen-table"),
       ["contract", "P(success)", "95 % CI", "mean tricks", "EV (units)", "EV 95 % CI", "n", "note"]);
     a.contracts.forEach((r, i) => {
@@ -270,6 +273,34 @@ class WiezenPanel extends Panel {
     this.showAll();
     $("wiezen-ev-chart").innerHTML = msg.ev_chart;
     this.tricks(msg, msg.tricks_row);
+  }
+
+  bids(msg) {
+    const a = msg.advice;
+    const table = $("wiezen-bids");
+    if (!a.bids) {
+      table.replaceChildren();
+      $("wiezen-bids-meta").textContent = "no sampled deal was counted for the bid values: the table recommends";
+      return;
+    }
+    $("wiezen-bids-meta").textContent = `${a.bid_deals.toLocaleString()} of the ${a.deals.toLocaleString()} deals `
+      + `(those where the seats before you pass); the others bid as the ${a.bid_model}`;
+    const body = header(table, ["bid", "EV (units)", "EV 95 % CI", "n", "you declare", "with partner",
+      "another's contract", "all pass"]);
+    const order = a.bids.map((r, i) => i).sort((i, j) => a.bids[j].ev_units - a.bids[i].ev_units || i - j);
+    for (const i of order) {
+      const r = a.bids[i];
+      const tr = body.insertRow();
+      tr.dataset.contract = r.contract;
+      tr.dataset.trump = r.trump || "";
+      cell(tr, msg.bid_labels[i]);
+      cell(tr, signed(r.ev_units, 2), { "data-column": "ev_units", "data-value": String(r.ev_units) });
+      cell(tr, interval(r.ev_low, r.ev_high, 2));
+      cell(tr, r.n.toLocaleString());
+      for (const share of ["declares", "with_partner", "other_contract", "all_pass"]) cell(tr, fmt(r[share], 2));
+      if (i === msg.recommended_bid) tr.classList.add("recommended");
+      else if (r.table_p_success === 0) tr.classList.add("extra");  // its contract never made: as in the table
+    }
   }
 
   tricks(msg, i) {
