@@ -136,3 +136,15 @@ def test_played_rows_of_a_contract_dropped_early(compiled_kernels, contracts):
     fixed = advise(HAND, "eldest", "7S", n_jobs=1, **kwargs)
     got = adv.table.loc[adv.table.contract == contracts[1], list(fixed.table.columns)].reset_index(drop=True)
     assert _records(got) == _records(fixed.table)
+
+
+def test_an_option_equal_to_the_best_on_every_deal_does_not_keep_the_run_going():
+    rng = np.random.default_rng(1)
+    best = rng.normal(10, 5, 64)
+    options = [("abondance", best, 0.01), ("pass", np.zeros(64), 0.0), ("abondance_in_troef", best.copy(), 0.01)]
+    keep, settled = in_contention(options, 0)
+    assert keep == {"abondance", "abondance_in_troef"} and settled
+    almost = best.copy()
+    almost[0] -= 1.0  # one deal differs: a real runner-up, too close to call
+    keep, settled = in_contention([*options[:2], ("abondance_in_troef", almost, 0.01)], 0)
+    assert keep == {"abondance", "abondance_in_troef"} and not settled

@@ -25,7 +25,9 @@ rows and pass. A bid's P(success) interval is its contract's table row's.
   first round only, and the rows show that round's ``n``.
 * **The run stops** once the recommendation beats the runner-up with probability at
   least :data:`DECIDED` and every biddable row still in contention has a Wilson 95 %
-  interval of P(success) within ±:data:`HALF_WIDTH` — or at the ceiling.
+  interval of P(success) within ±:data:`HALF_WIDTH` — or at the ceiling. An option with
+  the recommendation's settlement on every deal so far is no runner-up: which of the two
+  is bid makes no difference (without this, two such options never settle).
 
 A contract's rows are asked on a prefix of the rounds (it never comes back), so every
 row is exact double dummy over the first ``n`` sampled deals.
@@ -100,6 +102,11 @@ def in_contention(options: Sequence[Option], best: int) -> tuple[set[str], bool]
     runner_p = 1.0
     for i, (contract, ev, half) in enumerate(options):
         if i == best:
+            keep.add(contract)
+            settled = settled and half <= HALF_WIDTH
+            continue
+        n = min(len(best_ev), len(ev))
+        if np.array_equal(best_ev[:n], ev[:n]):  # the same settlement on every deal: which one is bid doesn't matter
             keep.add(contract)
             settled = settled and half <= HALF_WIDTH
             continue
