@@ -4,7 +4,7 @@ Miserie (can the declarer lose every trick), the one-sided "at most one trick" t
 (exactly one trick), the declarer's fewest tricks and its per-card values, on random
 no-trump endings of 3–4 cards per hand (5 in the slow test: the plain-Python brute force
 takes about 10 s for one such ending) with the declarer at every seat, mostly holding
-low cards (the positions the misère bounds of ``wiezen_sim.kernel.dd.misere`` are about); one
+low cards (the positions the misère bounds of ``wiezen_sim.kernel.dd.bounds`` are about); one
 solver answers every question of an ending in a row without emptying its table, as
 ``advise`` asks them.
 """
@@ -114,84 +114,3 @@ def test_misere_questions_larger_endings_slow(solver, seed):
         declarer = i % 4
         hands, leader, trick = misere_ending(rng, 5, declarer, in_progress=i % 4 == 1)
         _check_ending(solver, hands, leader, trick, declarer)
-
-
-def _rearranged(rng: np.random.Generator, hands: np.ndarray, rel: int, fixed: int = 0) -> np.ndarray:
-    """A position matching ``hands`` on the table's key for the decisive cards ``rel`` (top
-    segments, ``wiezen_sim.kernel.dd.table``): the same owners of every card at or above the
-    lowest card of ``rel`` in its suit, the same cards of each suit in each hand, the cards
-    below dealt again at random among their holders (``fixed``: cards left out, e.g. a trick's)."""
-    out = hands.copy()
-    for s in range(4):
-        lane_rel = (rel >> (16 * s)) & 0x7FFC
-        low = (lane_rel & -lane_rel).bit_length() - 1 if lane_rel else 15
-        small = [16 * s + r for r in range(2, low) if any(int(h) >> (16 * s + r) & 1 for h in hands)]
-        small = [c for c in small if not fixed >> c & 1]
-        holders = [p for c in small for p in range(4) if int(hands[p]) >> c & 1]
-        for c in small:
-            for p in range(4):
-                out[p] &= ~(1 << c)
-        for c, p in zip(rng.permutation(small), rng.permutation(holders), strict=True):
-            out[p] |= 1 << int(c)
-    return out
-
-
-def _fewest(hands, leader, trick, declarer):
-    return ref_value(*_ref_args(hands, None, leader, trick, 1 << declarer), minimise=True)
-
-
-def test_never_wins_and_its_decisive_cards_against_brute_force(compiled_kernels):
-    """Where the misère declarer is shown never to win again (ducks condition, guarded suits),
-    the brute force finds a play that loses every trick, also in positions that differ only
-    below the decisive cards' segments (which the transposition table treats as the same)."""
-    from wiezen_sim.kernel.dd.misere import _never_wins
-
-    rng = np.random.default_rng(2100)
-    shown = smaller = 0
-    for i in range(300):
-        declarer = i % 4
-        hands, _leader, _ = misere_ending(rng, int(rng.choice([3, 4])), declarer, in_progress=False)
-        rel = _never_wins(hands, -1, 1 << declarer, True, -1, 0)
-        if rel < 0:
-            continue
-        shown += 1
-        leader = (declarer + 1 + int(rng.integers(3))) % 4
-        assert _fewest(hands, leader, [], declarer) == 0, (hands.tolist(), declarer)
-        for _ in range(3):
-            other = _rearranged(rng, hands, rel)
-            smaller += int(not np.array_equal(other, hands))
-            assert _fewest(other, leader, [], declarer) == 0, (hands.tolist(), other.tolist(), declarer, rel)
-    assert shown >= 40 and smaller >= 40, (shown, smaller)
-
-
-def test_misere_trick_bound_against_brute_force(compiled_kernels):
-    """Mid-trick: a declarer that has lost the trick and is shown never to win again loses
-    every trick under best play (also below its decisive segments), and one that is shown
-    to take the trick if the defenders duck takes at least one (brute force)."""
-    from wiezen_sim.kernel.dd.misere import _misere_trick_bound
-
-    rng = np.random.default_rng(2200)
-    seen = {0: 0, 1: 0}
-    for i in range(400):
-        declarer = i % 4
-        hands, leader, trick = misere_ending(rng, int(rng.choice([3, 4])), declarer, in_progress=True)
-        if not trick:
-            continue
-        tl = int(hands[(leader + len(trick)) % 4]).bit_count()
-        win_card = max(c for c in trick if c >> 4 == trick[0] >> 4)
-        win_seat = (leader + trick.index(win_card)) % 4
-        trick_mask = sum(1 << c for c in trick)
-        others = 15 ^ (1 << declarer)
-        # "the defenders take all tl tricks" (the declarer maximises, not counted)
-        answer, rel = _misere_trick_bound(hands, 1 << declarer, others, tl, 99, tl, leader, len(trick), trick[0] >> 4,
-                                          win_card, win_seat, trick_mask)  # fmt: skip
-        if answer < 0:
-            continue
-        seen[answer] += 1
-        fewest = _fewest(hands, leader, trick, declarer)
-        assert (fewest == 0) == (answer == 1), (hands.tolist(), leader, trick, declarer)
-        if answer == 1:
-            for _ in range(2):
-                other = _rearranged(rng, hands, rel, trick_mask)
-                assert _fewest(other, leader, trick, declarer) == 0, (hands.tolist(), other.tolist(), trick, rel)
-    assert seen[0] >= 15 and seen[1] >= 15, seen

@@ -7,9 +7,7 @@ Every bound returns with its answer the cards that decided it (partition search,
   suit can still be led, and guarded suits, :func:`_guarded_suit`);
 - the others can force a misère player to win a trick (:func:`_forced_win`);
 - a misère declarer on lead must win this trick, or can exit and never win again
-  (:func:`_misere_exit`);
-- mid-trick, a misère declarer that has lost the trick and never wins again, or that
-  wins it if the defenders duck (:func:`_misere_trick_bound`).
+  (:func:`_misere_exit`).
 :func:`_never_wins_bound` asks them at a trick's start for the search.
 """
 
@@ -34,7 +32,7 @@ def _never_wins_bound(hands, trump, mmask, cmask, lo, hi, tl, leader):
     (:func:`_forced_win`).
     """
     if not (cmask >> leader) & 1:
-        nw = _never_wins(hands, trump, cmask, (cmask & mmask) == 0, -1, 0)
+        nw = _never_wins(hands, trump, cmask, (cmask & mmask) == 0, -1)
         if nw >= 0:
             return (1 if lo <= 0 <= hi else 0), nw
         # misère, the declarer on lead (see _misere_exit): it loses every trick from
@@ -44,7 +42,7 @@ def _never_wins_bound(hands, trump, mmask, cmask, lo, hi, tl, leader):
             if ex > 0 or (ex < 0 and lo == tl):
                 return (1 if ex > 0 and lo <= tl <= hi else 0), ex_rel
     else:
-        nw = _never_wins(hands, trump, 15 ^ cmask, ((15 ^ cmask) & ~mmask) == 0, -1, 0)
+        nw = _never_wins(hands, trump, 15 ^ cmask, ((15 ^ cmask) & ~mmask) == 0, -1)
         if nw >= 0:
             return (1 if lo <= tl <= hi else 0), nw
         # misère (one seat wants to lose every trick, the others want it to win one)
@@ -56,57 +54,7 @@ def _never_wins_bound(hands, trump, mmask, cmask, lo, hi, tl, leader):
 
 
 @njit(cache=True)
-def _misere_trick_bound(hands, mmask, cmask, lo, hi, tl, leader, pos, lead_suit, win_card, win_seat, trick_mask):
-    """``(answer, decisive cards)`` in a trick in progress (no trump) for a declarer that
-    wants to lose every trick (one seat, a maximiser not counted or a minimiser counted);
-    answer -1: undecided.
-
-    The declarer has played to the trick and a defender's card beats its card: the trick
-    is lost, a defender leads next, and when the declarer's hand meets
-    :func:`_never_wins` against the defenders' hands as they are (those still to play to
-    the trick counted as :func:`_guarded_suit` says) it never wins again: the counted
-    tricks from here are all of them (a maximiser not counted) or none (a minimiser
-    counted), which decides a one-sided question (``hi >= tl``). Decisive: those of
-    :func:`_never_wins` and the winning card (it beat the cards of its suit in the
-    trick). Or the declarer's card wins the trick so far and
-    every defender still to play holds a card of the suit led below it, or none: the
-    defenders can let the declarer take the trick, so a maximiser asked for all the
-    tricks fails. Decisive: the winning card (the segment from it up fixes which
-    defender holds a card below it).
-    """
-    if popcount(mmask) == 1 and cmask == 15 ^ mmask:
-        declarer = highest_index(mmask)
-        lose_counted = tl
-    elif popcount(cmask) == 1 and mmask == 15 ^ cmask:
-        declarer = highest_index(cmask)
-        lose_counted = 0
-    else:
-        return -1, 0
-    to_play = 0
-    for k in range(pos, 4):
-        to_play |= 1 << ((leader + k) & 3)
-    if win_seat != declarer:
-        # (a proof that the declarer loses every trick decides only one-sided questions)
-        if (to_play >> declarer) & 1 or hi < tl:
-            return -1, 0
-        nw = _never_wins(hands, -1, 1 << declarer, True, -1, to_play)
-        if nw < 0:
-            return -1, 0
-        if trick_mask & (LANE << (16 * lead_suit)) & ~(1 << win_card):
-            nw |= 1 << win_card
-        return (1 if lo <= lose_counted <= hi else 0), nw
-    if lose_counted == 0 or lo != tl:
-        return -1, 0
-    below = (1 << (win_card & 15)) - 1
-    for k in range(pos, 4):
-        lane = (hands[(leader + k) & 3] >> (16 * lead_suit)) & LANE
-        if lane and not lane & below:
-            return -1, 0
-    return 0, 1 << win_card
-
-
-@njit(cache=True)
-def _guarded_suit(hands, seat, s, race, exit_suit, to_play):
+def _guarded_suit(hands, seat, s, race, exit_suit):
     """No trump, ``seat`` never leads (it wins no trick): can the others never make it win a
     trick led in suit ``s``?
 
@@ -144,18 +92,10 @@ def _guarded_suit(hands, seat, s, race, exit_suit, to_play):
     trick already, since the seat guarding the exit is one of the two others and
     follows, but the raced budget, capped by the seat's cards of the suit with its
     card taken out, does not). It follows in any other suit: its budget stays (its
-    cards of that suit and the longest of the two others' both drop by one). The seats
-    in ``to_play`` (a seat mask) still play a card to a trick in progress that the seat
-    has lost (:func:`_misere_trick_bound`): each such guard counts one card less (it
-    follows in ``s``, one card of ``s`` less, or plays a card of another suit u, which
-    raises its void tricks in u by one at most, since the others have played to the
-    trick already or drop a card of u too).
-    Decides: the shortest top segment of the suit for which every position with the same
-    owners of its cards and the same lengths (:mod:`.table`) is guarded, found in the
-    arrangement of the cards below it worst for the seat (the others' cards below the
-    seat's, so that a seat holding one of them guards nothing; as in
-    :func:`_ducks_segment`). Returns the rank of its lowest card, -1 when the suit is not
-    shown guarded.
+    cards of that suit and the longest of the two others' both drop by one).
+    Decides: the seat's lowest card of the suit (the segment from it up, with the
+    lengths, fixes every comparison and each seat's cards below it: none for the
+    guards).
     """
     mine = (hands[seat] >> (16 * s)) & LANE
     rounds = 0
@@ -183,38 +123,8 @@ def _guarded_suit(hands, seat, s, race, exit_suit, to_play):
         lasts[x] = popcount(lane_x) - budget
         if exit_suit == s or (exit_suit >= 0 and (hands[x] >> (16 * exit_suit)) & LANE == 0):
             lasts[x] -= 1
-        if (to_play >> x) & 1:
-            lasts[x] -= 1
         if race:
             lasts[x] = rounds if lasts[x] >= popcount(mine) else 0
-    lanes = np.zeros(4, np.int64)
-    rest = mine
-    for k in (1, 2, 3):
-        x = (seat + k) & 3
-        lanes[x] = (hands[x] >> (16 * s)) & LANE
-        rest |= lanes[x]
-    if not _guards_hold(mine, lanes, lasts, rounds, seat):
-        return -1
-    # the shortest top segment: below it the others' cards lowest (a guard holding one
-    # holds a card below every card of the seat), the seat's above them
-    virtual = np.zeros(4, np.int64)
-    while True:
-        low = highest_index(rest)
-        rest ^= 1 << low
-        below = (1 << low) - 1
-        for k in (1, 2, 3):
-            x = (seat + k) & 3
-            virtual[x] = ((lanes[x] & ~below) << 16) | (1 if lanes[x] & below else 0)
-        vg = ((mine & ~below) << 16) | (((1 << popcount(mine & below)) - 1) << 1)
-        if rest == 0 or _guards_hold(vg, virtual, lasts, rounds, seat):
-            return low
-
-
-@njit(cache=True, inline="always")
-def _guards_hold(mine, lanes, lasts, rounds, seat):
-    """Every j-th lowest card of ``mine`` (j up to ``rounds``) has a guard: another seat x
-    whose cards of the suit (``lanes[x]``) are all higher and that lasts the j-th trick
-    led in the suit (``lasts[x]`` >= j; :func:`_guarded_suit`)."""
     g = mine
     j = 1
     while g and j <= rounds:
@@ -222,7 +132,8 @@ def _guards_hold(mine, lanes, lasts, rounds, seat):
         guarded = False
         for k in (1, 2, 3):
             x = (seat + k) & 3
-            if lanes[x] and lowest_index(lanes[x]) > d and lasts[x] >= j:
+            lane_x = (hands[x] >> (16 * s)) & LANE
+            if lane_x and lowest_index(lane_x) > d and lasts[x] >= j:
                 guarded = True
         if not guarded:
             return False
@@ -232,7 +143,7 @@ def _guards_hold(mine, lanes, lasts, rounds, seat):
 
 
 @njit(cache=True)
-def _never_wins(hands, trump, group, ducks, exit_suit, to_play):
+def _never_wins(hands, trump, group, ducks, exit_suit):
     """The cards that prove the seats in ``group`` win no trick while others lead, or -1.
 
     The group must hold no trump. Plain form: in every suit the group's highest card is
@@ -256,15 +167,11 @@ def _never_wins(hands, trump, group, ducks, exit_suit, to_play):
     whenever void in the suit led. Since the winner leads next, a group not on lead never
     wins again. ``exit_suit`` (-1: none): the hands are those before a trick the seat
     leads in that suit, with its card taken out (see :func:`_guarded_suit`; the ducks
-    condition holds on after it, as :func:`_misere_exit` argues). ``to_play`` (a seat
-    mask, 0: none): the hands are those of a trick in progress that the group has lost,
-    the seats in it still to play to it (the ducks condition holds on after their cards
-    leave, as there; for the guards see :func:`_guarded_suit`).
-    The proof needs, per suit held by both, the others' lowest card (plain form): the
-    segment from it up holds every card that was compared (lengths, which give
-    ``rounds``, do the rest); for the ducks condition the shortest segment that proves it
-    in every position with the same owners of its cards and the same lengths
-    (:func:`_ducks_segment`), for a guarded suit likewise (:func:`_guarded_suit`).
+    condition holds on after it, as :func:`_misere_exit` argues).
+    The proof needs, per suit held by both, the others' lowest card (plain form) or the
+    lowest card of the two: the segment from it up holds every card that was compared
+    (lengths, which give ``rounds``, do the rest); for a guarded suit the seat's lowest
+    card of it.
     """
     mine = 0
     theirs = 0
@@ -283,70 +190,30 @@ def _never_wins(hands, trump, group, ducks, exit_suit, to_play):
         o = (theirs >> (16 * s)) & LANE
         if g == 0 or o == 0:
             continue
-        low = lowest_index(o)
+        low = min(lowest_index(g), lowest_index(o)) if single else lowest_index(o)
         if single:
             rounds = 0
             for p in range(4):
                 if not (group >> p) & 1:
                     rounds = max(rounds, popcount((hands[p] >> (16 * s)) & LANE))
-            seat = highest_index(group)
-            if _ducks_hold(g, o, rounds):
-                low = _ducks_segment(g, o, rounds)
-            elif trump >= 0:
-                return -1
-            else:
-                low = _guarded_suit(hands, seat, s, False, exit_suit, to_play)
-                if low < 0 and not race_used:
-                    low = _guarded_suit(hands, seat, s, True, exit_suit, to_play)
-                    race_used = low >= 0
-                if low < 0:
+            suit_g = g
+            while g and rounds:
+                if lowest_index(g) > lowest_index(o):
+                    if trump < 0 and _guarded_suit(hands, highest_index(group), s, False, exit_suit):
+                        low = lowest_index(suit_g)
+                        break
+                    if trump < 0 and not race_used and _guarded_suit(hands, highest_index(group), s, True, exit_suit):
+                        race_used = True
+                        low = lowest_index(suit_g)
+                        break
                     return -1
+                g &= g - 1
+                o &= o - 1
+                rounds -= 1
         elif highest_index(g) > lowest_index(o):
             return -1
         rel |= 1 << (16 * s + low)
     return rel
-
-
-@njit(cache=True, inline="always")
-def _ducks_hold(g, o, rounds):
-    """The ducks condition of one suit (:func:`_never_wins`): the j-th lowest card of ``g``
-    (the seat's cards of the suit, a lane) is below the j-th lowest of ``o`` (the others'
-    cards) for every j up to ``rounds`` and up to the length of ``g``."""
-    while g and rounds:
-        if lowest_index(g) > lowest_index(o):
-            return False
-        g &= g - 1
-        o &= o - 1
-        rounds -= 1
-    return True
-
-
-@njit(cache=True)
-def _ducks_segment(g, o, rounds):
-    """The lowest card of the shortest top segment of a suit whose owners prove the ducks
-    condition, which holds for ``g``, ``o`` and ``rounds`` (:func:`_ducks_hold`).
-
-    A position matching this one on the owners of the segment's cards and on the lengths
-    (the table's key, :mod:`.table`) differs only in who holds which card below the
-    segment, each seat holding as many of them as here. The condition is worst for the
-    seat when the others hold the lowest of those cards and the seat the ones above them
-    (the seat's j-th lowest card is then the highest and the others' the lowest that any
-    matching position has), so a segment proves it when it holds in that arrangement.
-    Tried from the shortest segment (the top card) down; the whole suit is the position
-    itself, where it holds. Returns the rank of the segment's lowest card.
-    """
-    rest = g | o
-    while True:
-        low = highest_index(rest)
-        rest ^= 1 << low
-        below = (1 << low) - 1
-        kg = popcount(g & below)
-        ko = popcount(o & below)
-        # the segment's cards 16 ranks up, the cards below it in the worst arrangement
-        vo = ((o & ~below) << 16) | ((1 << ko) - 1)
-        vg = ((g & ~below) << 16) | (((1 << kg) - 1) << ko)
-        if rest == 0 or _ducks_hold(vg, vo, rounds):
-            return low
 
 
 @njit(cache=True)
@@ -422,7 +289,7 @@ def _misere_exit(hands, declarer):
             continue
         c = 16 * t + highest_index(below)
         hands[declarer] ^= 1 << c
-        nw = _never_wins(hands, -1, bit_d, True, t, 0)
+        nw = _never_wins(hands, -1, bit_d, True, t)
         hands[declarer] ^= 1 << c
         if nw >= 0:
             return 1, nw | (1 << c)

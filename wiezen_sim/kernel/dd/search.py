@@ -21,10 +21,9 @@ trick boundaries keyed on relative ranks and restricted to the cards that decide
 result (partition search, as in DDS; :mod:`.table`), storing lower/upper bounds and
 the best lead; equivalent-card (sequence) pruning; lowest win (after a card is refuted
 without its rank mattering, the player's lower cards of that suit are not searched);
-the static bounds of :mod:`.bounds` and :mod:`.misere` (quick tricks, the trump
-bounds, a lone declarer's sure trick and trump lead, a side that can never win a trick
-again, a misère declarer's exit, a misère declarer that has lost the trick in progress
-and never wins again, the last trick);
+the static bounds of :mod:`.bounds` (quick tricks, the trump bounds, a lone declarer's
+sure trick and trump lead, a side that can never win a trick again, a misère
+declarer's exit, the last trick);
 move ordering by card-play heuristics after the ideas of DDS's (:mod:`.moves`) with
 the table's best lead first.
 
@@ -60,7 +59,7 @@ from wiezen_sim.kernel.dd.layout import (
     STATE,
     STATS,
 )
-from wiezen_sim.kernel.dd.misere import _misere_trick_bound, _never_wins_bound
+from wiezen_sim.kernel.dd.misere import _never_wins_bound
 from wiezen_sim.kernel.dd.moves import _extend_rel, _gen_moves, _legal
 from wiezen_sim.kernel.dd.table import _position_key, _question_tag, _segment, _tt_probe, _tt_save
 from wiezen_sim.kernel.trick import beats
@@ -160,14 +159,6 @@ def _search(
                 if answer >= 0:
                     scratch[PER_PLY, ply, DECISIVE] = dec
                     return answer == 1
-    if pos > 0 and trump < 0 and cmask != mmask:
-        # a misère declarer that has lost this trick and never wins again, or must win it
-        answer, dec = _misere_trick_bound(
-            hands, mmask, cmask, lo, hi, tl, leader, pos, lead_suit, win_card, win_seat, trick_mask
-        )
-        if answer >= 0:
-            scratch[PER_PLY, ply, DECISIVE] = dec
-            return answer == 1
     # quick tricks (after the table: a table hit is cheaper)
     answer = -1
     dec = 0
