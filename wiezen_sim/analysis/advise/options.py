@@ -252,7 +252,7 @@ class BidRows:
         self.obliged = obliged
 
 
-def _row_index(rows: OptionRows, option: BidOption, turned_suit: int) -> int:
+def _row_index(rows: OptionRows, option: BidOption) -> int:
     """The table row of a bid's own contract: the vraag with the accepting partner, solo, or the contract in its
     suit and level."""
     for i, row in enumerate(rows.rows):
@@ -289,18 +289,16 @@ def bid_rows(
         value = units[:m, j].copy()
         half, table_ev, table_p = 0.0, math.nan, math.nan
         if option.contract != PASS:
-            i = _row_index(rows, option, trump)
+            i = _row_index(rows, option)
             ev = rows.evs[i]
             assert ev is not None and len(ev) >= m  # asked on at least the bid's deals (bids.needed)
             value += np.where(own[:m, j] == OWN_OPTION, ev[:m], 0.0)
             low, high = wilson(int(rows.oks[i].sum()), len(ev))
             half, table_ev, table_p = (high - low) / 2, rows.rows[i]["ev_units"], rows.rows[i]["p_success"]
-        if option.contract == "solo":
-            vraag = rows.evs[_row_index(rows, BidOption("vraag"), trump)]
+        if option.contract in ("vraag", "solo"):  # a vraag accepted by the table's partner: the vraag row
+            vraag = rows.evs[_row_index(rows, BidOption("vraag"))]
             assert vraag is not None
             value += np.where(own[:m, j] == OWN_VRAAG, vraag[:m], 0.0)
-        elif option.contract == "vraag":  # accepted by the table's partner: the vraag row
-            value += np.where(own[:m, j] == OWN_VRAAG, ev[:m], 0.0)
         _add_bid(out, option, trump, value[counted], outcome[:m, j][counted], half, (table_ev, table_p))
     return out
 
