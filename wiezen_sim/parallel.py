@@ -313,8 +313,27 @@ def _executor(n_jobs: int, backend: str) -> Iterator[tuple[Executor, int]]:
     try:
         yield pool, workers
     except BaseException:
-        pool.shutdown(wait=True, kill_workers=True)
+        with _quiet_manager_thread():
+            pool.shutdown(wait=True, kill_workers=True)
         raise
+
+
+@contextlib.contextmanager
+def _quiet_manager_thread() -> Iterator[None]:
+    """While inside, an exception in loky's ``ExecutorManagerThread`` is not printed: killing the
+    workers under it is the stop that was asked for (it printed a traceback after about 1 stop
+    in 9 under load). ``shutdown(wait=True)`` joins that thread before the hook is restored."""
+    previous = threading.excepthook
+
+    def hook(args: threading.ExceptHookArgs) -> None:
+        if args.thread is None or args.thread.name != "ExecutorManagerThread":
+            previous(args)
+
+    threading.excepthook = hook
+    try:
+        yield
+    finally:
+        threading.excepthook = previous
 
 
 def _start_worker() -> None:

@@ -692,8 +692,8 @@ def run_experiment(
         ):
             for index, frame in results:
                 _write_atomic(frame, batch_dir / f"{todo[index].key}.parquet")
+                finished += len(todo[index].words)  # counted before the bar shows it: a stop then says it
                 bar.update(len(todo[index].words))
-                finished += len(todo[index].words)
     except Interrupted as exc:
         exc.done, exc.total, exc.unit = finished, total, "hands"
         exc.hint = f"their batches are kept in {batch_dir} (resume continues the run, collect writes its outputs)"
