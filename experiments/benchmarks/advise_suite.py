@@ -528,7 +528,8 @@ def main(argv: list[str] | None = None) -> int:
         "projection": {
             "first_round_deals": fewest,
             "ceiling_deals": most,
-            "note": f"advise stops by its stop rule after a round of {fewest}, {2 * fewest}, {4 * fewest}, ... deals, at the latest at "
+            "note": f"advise stops by its stop rule after a round of {fewest}, {2 * fewest}, {4 * fewest}, ... "
+            "deals, at the latest at "
             "its ceiling (samples); these deals cannot tell where, so projected_s_first_round is a lower "
             "bound and projected_s_ceiling an upper bound of the default run's wall time",
         },
