@@ -104,3 +104,16 @@ def test_verdict_of_a_vraag_nobody_accepted():
     ])  # fmt: skip
     advice = Advice(table, pd.DataFrame(), {"contract": "solo", "trump": "H", "ev_units": 5.7}, None, 1.0, {})
     assert advice.verdict() == "solo ♥: yes, 1.00, +5.7 units · vraag ♥: no, no deal counted, +0.0 units · pass: 0"
+
+
+def test_a_vraag_nobody_accepted_is_not_a_row_of_zeros(compiled_kernels):
+    """Nobody accepts a vraag with this hand in these deals: no row of +0.00 with n 0, but named as never made."""
+    advice = advise("S:AKQJT98 H:AK4 D:KQ C:7", "third", "6S", samples=12, seed=1, n_jobs=1)
+    vraag = advice.table[(advice.table.contract == "vraag") & (advice.table.partner == "accepting")]
+    assert len(vraag) == 1 and (vraag.n == 0).all()
+    text = advice.format_table()
+    table = text.split("if you declare it", 1)[1]
+    assert not any(line.lstrip().startswith("vraag") for line in table.splitlines())
+    never = next(line for line in table.splitlines() if line.startswith("never made in these deals, not shown: "))
+    assert "vraag ♠" in never
+    assert any(line.lstrip().startswith("vraag") for line in advice.format_table(show_all=True).splitlines())

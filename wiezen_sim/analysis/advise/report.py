@@ -260,7 +260,8 @@ class Advice:
         and with ``show_all`` every other row), the recommendation and a key to the columns."""
         m, t = self.meta, self.table
         ranked = self._ranked()
-        never = [r for r in ranked if r["contract"] != "pass" and r["p_success"] == 0]
+        # never made: a contract that always failed, or a vraag that nobody accepted (n = 0, no P(success))
+        never = [r for r in ranked if r["contract"] != "pass" and (r["p_success"] == 0 or r["n"] == 0)]
         others = self.table[~self.biddable()].to_dict(orient="records")
         if show_all:
             listed, never, hidden = ranked + others, [], 0
