@@ -323,7 +323,9 @@ class Advice:
             "",
             f"p_success: probability the contract is made ({METHOD_WORDS[m['method']]}), with its 95% Wilson interval;",
             "ev_units: your expected settlement in units (chips), RULES.md 1.6, with its 95% Student-t interval;",
-            "mean_tricks: tricks of the declaring side (blank where only a target test is run); n: deals counted.",
+            "mean_tricks: tricks of the declaring side (blank where only a target test is run);",
+            "n: the deals that row counts, at most the sampled deals: a contract that cannot beat the best stops",
+            "being asked after a round, and a vraag counts only the deals where someone accepts.",
             "partner (vraag): the seat that goes with you; 'the first seat that accepts' counts only the deals where",
             "someone accepts (its ev_units counts 0 for the others, where you pass).",
         ]
