@@ -10,6 +10,23 @@ from __future__ import annotations
 from functools import cache
 
 Card = tuple[int, int]
+SUIT_LANE = 0x7FFC  # the ranks 2..A of one suit in a 16-bit lane of a card mask
+
+
+def start_trick(rng, hands, leader: int, n_played: int) -> list[int]:
+    """Play ``n_played`` random legal cards to a trick from ``leader``, taking them out of
+    ``hands`` (card masks, ``int64[4]``, changed in place); returns the trick's cards.
+    The test generators' helper (it draws from ``rng``); the reference itself is above."""
+    trick: list[int] = []
+    for i in range(n_played):
+        seat = (leader + i) % 4
+        hand = int(hands[seat])
+        if trick:
+            hand = (hand & (SUIT_LANE << (16 * (trick[0] >> 4)))) or hand
+        card = int(rng.choice([b for b in range(64) if hand >> b & 1]))
+        hands[seat] &= ~(1 << card)
+        trick.append(card)
+    return trick
 
 
 def _legal(hand: tuple[Card, ...], trick: tuple[Card, ...]) -> tuple[Card, ...]:

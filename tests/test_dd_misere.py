@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.dd_reference import ref_exact, ref_value
+from tests.dd_reference import ref_exact, ref_value, start_trick
 from tests.test_dd_reference import _ref_args
 from wiezen_sim.solvers.dd import DDSolver
 
@@ -44,16 +44,7 @@ def misere_ending(rng: np.random.Generator, n_cards: int, declarer: int, in_prog
     for i, c in enumerate(rest):
         hands[others[i % 3]] |= 1 << c
     leader = int(rng.integers(4))
-    trick: list[int] = []
-    if in_progress:
-        for i in range(int(rng.integers(0, 4))):
-            seat = (leader + i) % 4
-            hand = int(hands[seat])
-            if trick:
-                hand = (hand & (0x7FFC << (16 * (trick[0] >> 4)))) or hand
-            card = int(rng.choice([b for b in range(64) if hand >> b & 1]))
-            hands[seat] &= ~(1 << card)
-            trick.append(card)
+    trick = start_trick(rng, hands, leader, int(rng.integers(0, 4))) if in_progress else []
     return hands, leader, trick
 
 

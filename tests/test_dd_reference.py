@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.dd_reference import ref_exact, ref_value
+from tests.dd_reference import ref_exact, ref_value, start_trick
 from wiezen_sim.cards import parse_deal, parse_hand
 from wiezen_sim.kernel.dd import HEAD_SHARE, STAT_TT_ENTRIES
 from wiezen_sim.solvers.dd import DDSolver
@@ -40,18 +40,7 @@ def random_ending(rng: np.random.Generator, n_cards: int, in_progress: bool = Tr
     suit = int(rng.integers(-1, 4))
     trump = None if suit < 0 else suit  # the public value; the reference codes no trump -1
     leader = int(rng.integers(4))
-    trick: list[int] = []
-    if in_progress:
-        for i in range(int(rng.integers(0, 4))):
-            seat = (leader + i) % 4
-            hand = int(hands[seat])
-            if trick:
-                lane = hand & (0x7FFC << (16 * (trick[0] >> 4)))
-                hand = lane or hand
-            options = [b for b in range(64) if hand >> b & 1]
-            card = int(rng.choice(options))
-            hands[seat] &= ~(1 << card)
-            trick.append(card)
+    trick = start_trick(rng, hands, leader, int(rng.integers(0, 4))) if in_progress else []
     return hands, trump, leader, trick
 
 

@@ -11,11 +11,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.dd_reference import ref_exact, ref_fewest, ref_value
+from tests.dd_reference import SUIT_LANE, ref_exact, ref_fewest, ref_value, start_trick
 from wiezen_sim.kernel.dd.bounds import _lone_sure_trick, _lone_trump_lead, _trump_length_tricks
 from wiezen_sim.solvers.dd import DDSolver
 
-LANE = 0x7FFC
 ONE_VS_THREE = [0b0001, 0b0010, 0b0100, 0b1000, 0b1110, 0b1101, 0b1011, 0b0111]
 
 
@@ -41,20 +40,6 @@ def _ref_hands(hands):
     return [_cards(int(h)) for h in hands]
 
 
-def _start_trick(rng, hands, leader, n_played):
-    """Play ``n_played`` random legal cards to a trick from ``leader`` (in place); the trick's cards."""
-    trick: list[int] = []
-    for i in range(n_played):
-        seat = (leader + i) % 4
-        hand = int(hands[seat])
-        if trick:
-            hand = (hand & (LANE << (16 * (trick[0] >> 4)))) or hand
-        card = int(rng.choice([b for b in range(64) if hand >> b & 1]))
-        hands[seat] &= ~(1 << card)
-        trick.append(card)
-    return trick
-
-
 def _trick_winner(trick, trump):
     """(winning card, its index in the trick) of a trick in progress."""
     best = 0
@@ -78,7 +63,7 @@ def test_trump_length_tricks_never_claims_more_than_every_play_gives(compiled_ke
         trump = int(rng.integers(4))
         hands = trump_ending(rng, n, trump)
         rem = int(hands[0] | hands[1] | hands[2] | hands[3])
-        tr = rem & (LANE << (16 * trump))
+        tr = rem & (SUIT_LANE << (16 * trump))
         group = int(rng.choice([*ONE_VS_THREE, 0b0101, 0b0011]))
         bound, rel = _trump_length_tricks(hands, tr, group)
         leader = int(rng.integers(4))
@@ -132,14 +117,14 @@ def test_lone_sure_trick_never_claims_more_than_a_card_guarantees(compiled_kerne
         hands = trump_ending(rng, n, max(trump, 0))
         leader = int(rng.integers(4))
         pos = int(rng.integers(1, 4))
-        trick = _start_trick(rng, hands, leader, pos)
+        trick = start_trick(rng, hands, leader, pos)
         player = (leader + pos) % 4
         tricks, rel = _lone_sure_trick(hands, player, trump, trick[0] >> 4, _trick_winner(trick, trump)[0], pos)
         if tricks == 0:
             continue
         fired += 1
         hand = int(hands[player])
-        legal = (hand & (LANE << (16 * (trick[0] >> 4)))) or hand
+        legal = (hand & (SUIT_LANE << (16 * (trick[0] >> 4)))) or hand
         side = frozenset([player])
         best = max(_fewest_after(hands, trump, leader, trick, c, side) for c in range(64) if legal >> c & 1)
         assert tricks <= best, (hands.tolist(), trump, leader, trick, tricks, best)
@@ -160,14 +145,14 @@ def test_lone_trump_lead_never_claims_more_than_a_trump_lead_guarantees(compiled
         hands = trump_ending(rng, n, trump)
         leader = int(rng.integers(4))
         tricks, rel = _lone_trump_lead(hands, leader, trump, 99)
-        mine = int(hands[leader]) & (LANE << (16 * trump))
+        mine = int(hands[leader]) & (SUIT_LANE << (16 * trump))
         if not mine:
             assert tricks == 0
             continue
         side = frozenset([leader])
         best = max(_fewest_after(hands, trump, leader, [], c, side) for c in range(64) if mine >> c & 1)
         assert tricks <= best, (hands.tolist(), trump, leader, tricks, best)
-        assert rel >> (16 * trump) & LANE  # a trump decides
+        assert rel >> (16 * trump) & SUIT_LANE  # a trump decides
         tight += tricks == best and tricks > 0
     assert tight > 10
 
@@ -187,15 +172,7 @@ def test_one_vs_three_trump_endings_match_brute_force(solver, seed):
         trump = int(rng.integers(4))
         hands = trump_ending(rng, n, trump)
         leader = int(rng.integers(4))
-        trick: list[int] = []
-        for i in range(int(rng.integers(0, 3))):
-            seat = (leader + i) % 4
-            hand = int(hands[seat])
-            if trick:
-                hand = (hand & (LANE << (16 * (trick[0] >> 4)))) or hand
-            card = int(rng.choice([b for b in range(64) if hand >> b & 1]))
-            hands[seat] &= ~(1 << card)
-            trick.append(card)
+        trick = start_trick(rng, hands, leader, int(rng.integers(0, 3)))
         side = int(rng.choice(ONE_VS_THREE))
         args = (_ref_hands(hands), trump, leader, tuple((c >> 4, c & 15) for c in trick),
                 frozenset(s for s in range(4) if side >> s & 1))  # fmt: skip
