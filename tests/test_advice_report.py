@@ -117,3 +117,28 @@ def test_a_vraag_nobody_accepted_is_not_a_row_of_zeros(compiled_kernels):
     never = next(line for line in table.splitlines() if line.startswith("never made in these deals, not shown: "))
     assert "vraag ♠" in never
     assert any(line.lstrip().startswith("vraag") for line in advice.format_table(show_all=True).splitlines())
+
+
+def test_the_verdict_names_only_bids_the_bid_table_shows():
+    """A bid whose contract was never made is hidden from the bid table, so the verdict does not name it either."""
+    solo = {"contract": "solo", "trump": "H", "partner": None, "p_success": 0.5, "ev_units": 1.0, "n": 8}
+    table = pd.DataFrame([solo])
+    bids = pd.DataFrame([
+        {"contract": "pass", "trump": None, "level": None, "ev_units": 0.3, "table_p_success": float("nan")},
+        {"contract": "kleine_miserie", "trump": None, "level": None, "ev_units": -0.5, "table_p_success": 0.0},
+        {"contract": "solo", "trump": "H", "level": None, "ev_units": -1.0, "table_p_success": 0.5},
+    ])  # fmt: skip
+    advice = Advice(table, pd.DataFrame(), {"contract": "pass", "trump": None, "ev_units": 0.3}, None, 1.0, {},
+                    bids=bids)  # fmt: skip
+    assert advice.verdict() == "pass: yes, +0.3 units · solo ♥: no, −1.0 units"
+
+
+def test_a_misere_answer_under_double_dummy_points_to_pimc(compiled_kernels):
+    """Double-dummy defenders see a misère declarer's cards: where miserie is made on some deal, the report says so
+    and names --method pimc; not where it is never made."""
+    low = advise("S:8642 H:732 D:53 C:9432", "second", "KH", samples=8, seed=1, n_jobs=1, contracts=["miserie"])
+    assert (low.table.loc[low.table.contract == "miserie", "p_success"] > 0).all()
+    assert "--method pimc" in low.format_table().split("\n\n")[1]  # with the verdict
+    strong = advise("S:AKQJ98 H:AK2 D:K3 C:52", "eldest", "7H", samples=8, seed=1, n_jobs=1, contracts=["miserie"])
+    assert (strong.table.loc[strong.table.contract == "miserie", "p_success"] == 0).all()
+    assert "--method pimc" not in strong.format_table().split("if you declare it")[0]

@@ -24,6 +24,7 @@ import pandas as pd
 
 from wiezen_sim.cards import SUIT_SYMBOLS, SUITS, parse_card, parse_hand
 from wiezen_sim.rules.auction import TROEL_OVERCALLS
+from wiezen_sim.rules.contracts import contract_spec
 from wiezen_sim.vocabulary import parse_seat, seat_name
 
 __all__ = ["METHOD_WORDS", "Advice", "Comparison", "describe_pimc", "option_name", "partner_words"]
@@ -167,7 +168,8 @@ class Advice:
         parts = []
         if self.bids is not None:
             best = self.bid_label(self.recommendation)
-            ranked = self.bids.sort_values("ev_units", ascending=False, kind="stable").to_dict(orient="records")
+            shown = self._shown_bids(show_all=False)
+            ranked = shown.sort_values("ev_units", ascending=False, kind="stable").to_dict(orient="records")
             for row in ranked[: VERDICT_OPTIONS + 1]:
                 said = "yes" if self.bid_label(row) == best else "no"
                 ev = f"{row['ev_units']:+.1f}".replace("-", "−")
@@ -186,14 +188,19 @@ class Advice:
                 parts.append(f"{self.label(row)}: {said}, {p}, {ev} units")
         return " · ".join(parts)
 
-    def _bid_lines(self, show_all: bool) -> list[str]:
-        """The bid-value table and its title (none without bid values), then the title of the contract table.
+    def _shown_bids(self, show_all: bool) -> pd.DataFrame:
+        """The bid values shown (by the verdict and the bid table): without ``show_all``, not the bids whose
+        contract was never made in these deals (as in the contract table), unless it is the recommendation's."""
+        assert self.bids is not None
+        hopeless = (self.bids["table_p_success"] == 0) & ~self.bids["contract"].isin([self.recommendation["contract"]])
+        return self.bids if show_all else self.bids[~hopeless]
 
-        Bids whose contract was never made in these deals are left out (unless ``show_all``), as in the table."""
+    def _bid_lines(self, show_all: bool) -> list[str]:
+        """The bid-value table and its title (none without bid values), then the title of the contract table."""
         if self.bids is None:
             return []
-        hopeless = (self.bids["table_p_success"] == 0) & ~self.bids["contract"].isin([self.recommendation["contract"]])
-        bids = self.bids if show_all else self.bids[~hopeless]
+        bids = self._shown_bids(show_all)
+        hidden = len(self.bids) - len(bids)
         m, b = self.meta, bids.astype(object).where(bids.notna(), None)
         shown = pd.DataFrame({"bid": [self.bid_label(r) for r in b.to_dict(orient="records")]})
         shown["ev_units"] = [f"{x:+.2f}" for x in bids["ev_units"]]
@@ -217,14 +224,26 @@ class Advice:
             shown.iloc[order].to_string(index=False),
             *(
                 [
-                    f"{int(hopeless.sum())} bid{'s' if hopeless.sum() > 1 else ''} whose contract was never made in "
+                    f"{hidden} bid{'s' if hidden > 1 else ''} whose contract was never made in "
                     "these deals not shown (--all shows every bid)"
                 ]
-                if hopeless.any() and not show_all
+                if hidden
                 else []
             ),
             "",
             "if you declare it (each contract as if the other seats let it stand):",
+        ]
+
+    def _misere_hint(self) -> list[str]:
+        """Under double dummy, a line that points to ``--method pimc`` when a misère-family contract one may bid was
+        made on some sampled deal: double-dummy defenders see the declarer's cards, which flatters them (the misère
+        family: RULES.md 1.3)."""
+        rows = self.table[self.biddable() & (self.table["p_success"] > 0)]
+        if self.meta["method"] != "dd" or not any(contract_spec(c).misere for c in rows["contract"]):
+            return []
+        return [
+            "(double dummy lets the defenders of a misère see your cards, so it is made less often than at a "
+            "table: --method pimc plays it with players who guess the unseen cards from the auction; slower)"
         ]
 
     def partial_note(self) -> str:
@@ -299,6 +318,7 @@ class Advice:
             + (f", {worlds} per card decision ({describe_pimc(m)})" if worlds else ""),
             "",
             "verdict: " + self.verdict(),
+            *self._misere_hint(),
             "",
             *self._bid_lines(show_all),
             shown.to_string(index=False),
