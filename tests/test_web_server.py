@@ -15,10 +15,11 @@ import subprocess
 import time
 
 import numpy as np
+import pandas as pd
 import pytest
 from starlette.testclient import TestClient
 
-from wiezen_sim.analysis.advise import EXAMPLE, advise
+from wiezen_sim.analysis.advise import EXAMPLE, Advice, advise
 from wiezen_sim.analysis.advise.stopping import round_ends
 from wiezen_sim.analysis.romanian import check_bid_sigma
 from wiezen_sim.analysis.stats import mean_interval
@@ -28,9 +29,9 @@ from wiezen_sim.rules.payments import settle
 from wiezen_sim.rules.romanian import check_bids_so_far, check_turned
 from wiezen_sim.rules.ruleset import get_rules
 from wiezen_sim.vocabulary import parse_seat
-from wiezen_sim.web.forms import check_romanian, romanian_api
+from wiezen_sim.web.forms import METHOD_WORDS, check_romanian, romanian_api
 from wiezen_sim.web.server import Jobs, create_app
-from wiezen_sim.web.worker import finite
+from wiezen_sim.web.worker import finite, summary
 
 POSITION = {**EXAMPLE, "samples": "10", "seed": "11"}
 SAMPLES_0 = "samples must be from 1 to 100,000, got 0"
@@ -355,3 +356,15 @@ def test_one_computation_more_than_allowed_is_told_the_server_is_busy() -> None:
         assert _run(client, "wiezen", POSITION)[-1]["type"] == "result"  # the stopped one no longer counts
     with pytest.raises(ValueError, match="max-running must be at least 1, got 0"):
         create_app(max_running=0)
+
+
+def test_a_misere_answer_under_double_dummy_points_to_the_pimc_method() -> None:
+    """As the CLI's report (tests/test_advice_report.py): the summary names the page's PIMC method for a misère."""
+
+    def advice(p_success: float, method: str) -> Advice:
+        row = {"contract": "miserie", "trump": None, "partner": None, "p_success": p_success, "ev_units": 1.0, "n": 8}
+        rec = {"contract": "miserie", "trump": None, "ev_units": 1.0}
+        return Advice(pd.DataFrame([row]), pd.DataFrame(), rec, None, 1.0, {"method": method, "deals": 8})
+
+    assert f'the method "{METHOD_WORDS["pimc"]}"' in summary(advice(0.5, "dd"))
+    assert "PIMC" not in summary(advice(0.0, "dd")) and "PIMC" not in summary(advice(0.5, "pimc"))

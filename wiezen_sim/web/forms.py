@@ -47,6 +47,13 @@ DEFAULTS = {
 NO_TRUMP = ("", "none", "-")
 WHOLE = re.compile(r"[+-]?[0-9]+")
 
+METHOD_WORDS = {  # the method menu of the page, as a player reads it
+    "dd": "double dummy",
+    "pimc": "PIMC play (four players reading the auction)",
+    "pimc-uniform": "PIMC play (four players, uniform worlds)",
+    "heuristic": "heuristic play",
+}
+
 
 @dataclass
 class Checked:

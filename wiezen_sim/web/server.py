@@ -49,18 +49,20 @@ from wiezen_sim.rules.romanian import MAX_PLAYERS, MIN_PLAYERS, SCORING_PRESETS,
 from wiezen_sim.rules.ruleset import PRESETS
 from wiezen_sim.vocabulary import SEAT_NAMES
 from wiezen_sim.web import MAX_RUNNING, worker
-from wiezen_sim.web.forms import DEFAULTS, MAX_SAMPLES, MAX_SEED, check_romanian, check_wiezen, romanian_api
+from wiezen_sim.web.forms import (
+    DEFAULTS,
+    MAX_SAMPLES,
+    MAX_SEED,
+    METHOD_WORDS,
+    check_romanian,
+    check_wiezen,
+    romanian_api,
+)
 
 HERE = Path(__file__).parent
 KINDS = {"wiezen": (check_wiezen, worker.run_wiezen), "romanian": (check_romanian, worker.run_romanian)}
 POLL_S = 0.05  # how often a computation's connection and process are looked at
 STOP_GRACE_S = 10.0  # after SIGTERM, how long a job may take to stop its own workers before SIGKILL
-METHOD_WORDS = {
-    "dd": "double dummy",
-    "pimc": "PIMC play (four players reading the auction)",
-    "pimc-uniform": "PIMC play (four players, uniform worlds)",
-    "heuristic": "heuristic play",
-}
 
 
 class Jobs:

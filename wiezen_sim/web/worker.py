@@ -33,7 +33,7 @@ from matplotlib.figure import Figure
 from wiezen_sim.analysis.advise import Advice, advise
 from wiezen_sim.analysis.advise.report import partner_words
 from wiezen_sim.analysis.charts import COLOURS, label
-from wiezen_sim.web.forms import romanian_api
+from wiezen_sim.web.forms import METHOD_WORDS, romanian_api
 
 
 def finite(value: object) -> object:
@@ -170,7 +170,8 @@ def summary(advice: Advice) -> str:
         )
     if meta.get("troel_obligation"):
         text += " Three or four aces: troel is obligatory (only open miserie or solo slim may replace it)."
-    return text
+    hint = advice.misere_hint().replace("--method pimc", f'the method "{METHOD_WORDS["pimc"]}"')
+    return f"{text} {hint}" if hint else text
 
 
 def _svg(fig: Figure) -> str:

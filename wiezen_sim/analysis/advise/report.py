@@ -234,17 +234,17 @@ class Advice:
             "if you declare it (each contract as if the other seats let it stand):",
         ]
 
-    def _misere_hint(self) -> list[str]:
-        """Under double dummy, a line that points to ``--method pimc`` when a misère-family contract one may bid was
-        made on some sampled deal: double-dummy defenders see the declarer's cards, which flatters them (the misère
-        family: RULES.md 1.3)."""
+    def misere_hint(self) -> str:
+        """Under double dummy, a sentence that points to ``--method pimc`` when a misère-family contract one may bid
+        was made on some sampled deal (double-dummy defenders see the declarer's cards, which flatters them; the
+        misère family: RULES.md 1.3); else empty."""
         rows = self.table[self.biddable() & (self.table["p_success"] > 0)]
         if self.meta["method"] != "dd" or not any(contract_spec(c).misere for c in rows["contract"]):
-            return []
-        return [
-            "(double dummy lets the defenders of a misère see your cards, so it is made less often than at a "
-            "table: --method pimc plays it with players who guess the unseen cards from the auction; slower)"
-        ]
+            return ""
+        return (
+            "Double dummy lets the defenders of a misère see your cards, so it is made less often than at a "
+            "table: --method pimc plays it with players who guess the unseen cards from the auction (slower)."
+        )
 
     def partial_note(self) -> str:
         """``PARTIAL: …`` for the result of a stopped run (``meta["partial"]``), else empty."""
@@ -318,7 +318,7 @@ class Advice:
             + (f", {worlds} per card decision ({describe_pimc(m)})" if worlds else ""),
             "",
             "verdict: " + self.verdict(),
-            *self._misere_hint(),
+            *([f"({self.misere_hint()})"] if self.misere_hint() else []),
             "",
             *self._bid_lines(show_all),
             shown.to_string(index=False),
