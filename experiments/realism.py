@@ -62,7 +62,7 @@ from wiezen_sim.analysis.advise.bids import flat
 from wiezen_sim.analysis.advise.deals import DEALER
 from wiezen_sim.analysis.advise.play import auction_behind, default_model
 from wiezen_sim.analysis.charts import finish_figure, label
-from wiezen_sim.analysis.experiment import load_experiment, run_experiment
+from wiezen_sim.analysis.experiment import Experiment, load_experiment, run_experiment
 from wiezen_sim.analysis.provenance import git_commit, machine_info, package_versions
 from wiezen_sim.analysis.stats import mean_interval, wilson
 from wiezen_sim.cards import SUITS, card_name, card_suit, hand_name
@@ -318,6 +318,23 @@ def lead_table(records: pd.DataFrame, deals: int) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def rule_charts(exp: Experiment) -> Experiment:
+    """The rules-of-thumb experiment with its charts for two methods: a chart without lines by ``hue`` gets
+    one line per method, one with them a chart per method (file ``<file>_<method>``); a chart whose contract
+    or ``x`` no class selected has is left out."""
+    features = {k for f in exp.features for k in f}
+    charts = []
+    for chart in exp.charts:
+        if chart["x"] not in features or chart.get("contract", exp.contracts[0]) not in exp.contracts:
+            continue
+        if "hue" not in chart:
+            charts.append(chart | {"hue": "method"})
+        else:
+            charts += [chart | {"method": m, "file": f"{chart['file']}_{m}", "title": f"{chart['title']} ({m})"}
+                       for m in exp.methods]  # fmt: skip
+    return dataclasses.replace(exp, charts=charts)
+
+
 def contract_chart(table: pd.DataFrame, meta: dict) -> Figure:
     """Part 1: P(made) per contract and method, Wilson 95 % intervals, n under each contract."""
     fig = Figure(figsize=(11, 4.4))
@@ -445,7 +462,7 @@ def main() -> int:
             picked = [c.name for c in exp.classes if re.search(args.rule_classes, c.name)]
             if not picked:
                 parser.error(f"--rule-classes {args.rule_classes!r} matches no class of rules_of_thumb.toml")
-            exp = exp.select(picked)
+            exp = rule_charts(exp.select(picked))
             start = time.perf_counter()
             try:
                 result = run_experiment(exp, out=OUT / "rules_of_thumb", n_jobs=args.jobs, resume=args.resume)
