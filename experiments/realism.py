@@ -2,7 +2,7 @@
 
 ``python experiments/realism.py [--deals 300] [--hands 1000] [--samples 32] [--rule-hands 16]
 [--worlds 16] [--budget MINUTES] [--jobs 2] [--seed 2026] [--parts contracts,bids,rules,lead]
-[--resume] [--label TEXT]``. Four parts, each written to ``results/realism/`` as it finishes:
+[--resume] [--out DIR] [--label TEXT]``. Four parts, each written to ``results/realism/`` as it finishes:
 
 1. ``contracts``: per contract, ``--deals`` deals whose eldest hand suits it (the deals and the filter of
    ``dd_vs_pimc.py``), each made or not under four methods on the same deal: ``dd`` (can the declaring side
@@ -141,7 +141,8 @@ def evaluate_contract(task: tuple) -> dict:
 class LongestSideSuitLead(Player):
     """Plays as ``inner``, but leads to the first trick from its longest side suit (the longest suit but
     trumps, ties by the higher holding: :func:`~wiezen_sim.rules.play.longest_suit`); ``inner`` chooses the
-    card in it. Without trumps, or without a side suit, the first lead is ``inner``'s own."""
+    card in it, shown only that suit of its hand for that decision (a PIMC player still draws its worlds from
+    the whole deal). Without trumps, or without a side suit, the first lead is ``inner``'s own."""
 
     def __init__(self, inner: Player) -> None:
         self.inner = inner
@@ -153,7 +154,8 @@ class LongestSideSuitLead(Player):
         trump = view.setup.trump
         side = view.hand & ~suit_mask(trump) if trump is not None else 0
         if not view.history and not view.trick and side:
-            view = dataclasses.replace(view, legal=view.legal & suit_mask(longest_suit(side)))
+            suit = suit_mask(longest_suit(side))
+            view = dataclasses.replace(view, hand=view.hand & suit, legal=view.legal & suit)
         return self.inner(view)
 
 
@@ -209,7 +211,7 @@ def run_part(name: str, fn: Callable[[tuple], dict], tasks: list[tuple], keys: l
     and their tasks not run again. Returns the records and the part's run figures (for meta.json);
     ``interrupted`` is True after Ctrl-C or SIGTERM.
     """
-    path = OUT / f"{name}_records.csv"
+    path = args.out / f"{name}_records.csv"
     kept = pd.read_csv(path) if args.resume and path.exists() else pd.DataFrame(columns=key_cols)
     finished = set(map(tuple, kept[key_cols].itertuples(index=False)))
     todo = [t for t, k in zip(tasks, keys, strict=True) if k not in finished]
@@ -231,8 +233,10 @@ def run_part(name: str, fn: Callable[[tuple], dict], tasks: list[tuple], keys: l
     records = pd.concat([kept, pd.DataFrame(rows)], ignore_index=True) if rows else kept
     records = records.sort_values(key_cols, ignore_index=True)
     records.to_csv(path, index=False)
+    elapsed = time.perf_counter() - start
     run = {"tasks": len(tasks), "finished": len(records), "unfinished": len(tasks) - len(records),
-           "resumed": len(kept), "elapsed_s": round(time.perf_counter() - start, 1),
+           "resumed": len(kept), "elapsed_s": round(elapsed, 1),
+           "seconds_per_task": round(elapsed / len(rows), 1) if rows else None,
            "interrupted": interrupted}  # fmt: skip
     return records, run
 
@@ -397,6 +401,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--parts", default=",".join(PARTS), help="comma-separated, of " + ", ".join(PARTS))
     parser.add_argument("--resume", action="store_true", help="keep the records of an earlier run, same settings")
+    parser.add_argument("--out", type=Path, default=OUT, help="results folder (default results/realism)")
     parser.add_argument("--label", default="", help="a note for meta.json and the charts (e.g. a pilot)")
     args = parser.parse_args()
     parts = [p.strip() for p in args.parts.split(",") if p.strip()]
@@ -412,8 +417,9 @@ def main() -> int:
         re.compile(args.rule_classes)
     except re.error as exc:
         parser.error(f"--rule-classes: not a regular expression ({exc})")
-    OUT.mkdir(parents=True, exist_ok=True)
-    meta_path = OUT / "meta.json"
+    out = args.out
+    out.mkdir(parents=True, exist_ok=True)
+    meta_path = out / "meta.json"
     settings = {"seed": args.seed, "deals": args.deals, "hands": args.hands, "samples": args.samples,
                 "rule_hands": args.rule_hands, "rule_classes": args.rule_classes, "worlds": args.worlds}  # fmt: skip
     meta = json.loads(meta_path.read_text()) if args.resume and meta_path.exists() else {}
@@ -441,8 +447,8 @@ def main() -> int:
             records, run = run_part(part, evaluate_contract, tasks, [(t[0], t[1]) for t in tasks],
                                     ["contract", "deal"], args)  # fmt: skip
             table = contract_table(records, args.deals)
-            table.to_csv(OUT / "contracts.csv", index=False, float_format="%.4f")
-            contract_chart(table, meta | settings).savefig(OUT / "contracts.png", dpi=110)
+            table.to_csv(out / "contracts.csv", index=False, float_format="%.4f")
+            contract_chart(table, meta | settings).savefig(out / "contracts.png", dpi=110)
             print(table[["contract", "n"] + [f"p_{m}" for m in METHODS] + ["pimc_minus_dd", "pimc_minus_dd_low",
                   "pimc_minus_dd_high", "auction_off_model"]].to_string(index=False, float_format="%.3f"))  # fmt: skip
         elif part == "bids":
@@ -451,8 +457,8 @@ def main() -> int:
             records, run = run_part(part, evaluate_bids, tasks, [(t[0], t[2]) for t in tasks],
                                     ["hand_index", "method"], args)  # fmt: skip
             table = bid_table(records)
-            table.to_csv(OUT / "bids.csv", index=False, float_format="%.4f")
-            bid_chart(table, meta | settings).savefig(OUT / "bids.png", dpi=110)
+            table.to_csv(out / "bids.csv", index=False, float_format="%.4f")
+            bid_chart(table, meta | settings).savefig(out / "bids.png", dpi=110)
             run["agreement"] = bid_agreement(records)
             print(table.to_string(index=False, float_format="%.3f"))
             print(json.dumps(run["agreement"]))
@@ -465,7 +471,7 @@ def main() -> int:
             exp = rule_charts(exp.select(picked))
             start = time.perf_counter()
             try:
-                result = run_experiment(exp, out=OUT / "rules_of_thumb", n_jobs=args.jobs, resume=args.resume)
+                result = run_experiment(exp, out=out / "rules_of_thumb", n_jobs=args.jobs, resume=args.resume)
                 run = {"hands": result.meta["hands"], "elapsed_s": round(time.perf_counter() - start, 1),
                        "interrupted": False}  # fmt: skip
                 cols = ["class", "method", "contract", "n", "p_success", "ci_low", "ci_high", "ev_units"]
@@ -480,7 +486,7 @@ def main() -> int:
             records, run = run_part(part, evaluate_lead, tasks, [(t[0], t[1]) for t in tasks],
                                     ["contract", "deal"], args)  # fmt: skip
             table = lead_table(records, args.deals)
-            table.to_csv(OUT / "lead.csv", index=False, float_format="%.4f")
+            table.to_csv(out / "lead.csv", index=False, float_format="%.4f")
             print(table.to_string(index=False, float_format="%.3f"))
         interrupted = run["interrupted"]
         meta["parts"][part] = run

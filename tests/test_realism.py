@@ -10,11 +10,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from wiezen_sim.cards import SUITS, card_suit, parse_card
+from wiezen_sim.cards import FULL_DECK, SUITS, card_suit, cards_of, parse_card, parse_hand
+from wiezen_sim.rules.auction import Declaration
 from wiezen_sim.rules.contracts import contract_spec
+from wiezen_sim.rules.dealing import Deal
 from wiezen_sim.rules.play import setup_play
 from wiezen_sim.rules.ruleset import get_rules
 from wiezen_sim.solvers.dd import DDSolver
+from wiezen_sim.solvers.players import Player, play_deal
 from wiezen_sim.vocabulary import SEATS
 
 EXPERIMENTS = Path(__file__).resolve().parents[1] / "experiments"
@@ -78,6 +81,20 @@ def test_forced_lead_is_from_the_longest_side_suit(compiled_kernels, realism):
     assert SUITS[card_suit(lead)] == row["longest_side_suit"] and row["forced_in_longest"]
     assert card_suit(lead) != card_suit(deal.turned)  # solo: the turned suit is trump
     assert row["free_in_longest"] == (SUITS[card_suit(parse_card(row["free_lead"]))] == row["longest_side_suit"])
+
+
+def test_forced_lead_breaks_a_length_tie_by_the_higher_holding(realism):
+    """Eldest holds four spades and four clubs: the clubs (the higher holding) are led, whatever the inner
+    player would lead from a free hand (the heuristic's own tie-break is the lower suit)."""
+    eldest = parse_hand("S:9876 H:32 D:432 C:T987")
+    declarer = parse_hand("S:AK H:AKQJT98 D:AK C:AK")
+    dealer = parse_hand("S:QJT5432 H:7654 D:QJ")
+    third = FULL_DECK & ~eldest & ~declarer & ~dealer
+    deal = Deal((eldest, declarer, third, dealer), 3, parse_card("4H"))
+    free = play_deal(deal, Declaration("solo", (1,)), [Player()] * SEATS)
+    assert card_suit(free.tricks[0][1][0]) == 0  # the heuristic alone: spades
+    forced = play_deal(deal, Declaration("solo", (1,)), [realism.LongestSideSuitLead(Player()), *[Player()] * 3])
+    assert card_suit(forced.tricks[0][1][0]) == 3 and forced.tricks[0][1][0] in cards_of(eldest)
 
 
 def test_bid_mix_tables_count_the_records(realism):
