@@ -36,7 +36,7 @@ Reproducible: every deal, hand and player has its seed words from ``--seed``, so
 on ``--jobs``. Each part runs under ``--budget`` minutes of wall clock (the rules part excepted: it runs
 to its end, and resumes by batch); what is not finished by then is counted as ``unfinished`` in
 ``meta.json``. Ctrl-C writes what is finished and stops; ``--resume`` keeps the records of an earlier run
-with the same settings and runs only the rest.
+with the same settings and runs only the rest (meta.json keeps the earlier runs' figures under ``earlier``).
 """
 
 from __future__ import annotations
@@ -73,6 +73,7 @@ from wiezen_sim.rules.dealing import Deal, deal_packets, new_deck
 from wiezen_sim.rules.play import PlayView, longest_suit, setup_play, suit_mask
 from wiezen_sim.rules.ruleset import get_rules
 from wiezen_sim.solvers.players import ADAPTIVE_CAP, MAX_WORLDS, PimcPlayer, Player, play_deal
+from wiezen_sim.solvers.worlds import AuctionEvidence
 from wiezen_sim.vocabulary import SEATS, seat_name
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -90,7 +91,8 @@ BIDS_STREAM = 19  # the bid mix's positions: sample_seeds(seed, hands, BIDS_STRE
 ACCEPT_TRICKS = 4.0  # the advisor's vraag acceptance rule (its default)
 
 
-def pimc_players(worlds: int, streams: Sequence[int], contract: str, evidence=None) -> list[Player]:
+def pimc_players(worlds: int, streams: Sequence[np.random.SeedSequence], contract: str,
+                 evidence: AuctionEvidence | None = None) -> list[Player]:  # fmt: skip
     """Four PIMC players as the advisor makes them (``worlds`` per decision, adaptive up to ``ADAPTIVE_CAP``
     times as many; tie window 0 for a flat-paying contract, else 1), reading ``evidence`` if given."""
     window = 0 if flat(contract, get_rules()) else 1
@@ -107,7 +109,7 @@ def made(deal: Deal, decl: Declaration, players: list[Player]) -> tuple[bool, in
     return bool(ok), record.tricks[0][1][0]
 
 
-def evidence_for(deal: Deal, decl: Declaration):
+def evidence_for(deal: Deal, decl: Declaration) -> tuple[AuctionEvidence, bool]:
     """The auction behind a declaration under the advisor's model: (AuctionEvidence, off the model?)."""
     acceptor = decl.declarers[1] if decl.contract == "vraag" else None
     model = default_model(ACCEPT_TRICKS)
@@ -230,7 +232,8 @@ def run_part(name: str, fn: Callable[[tuple], dict], tasks: list[tuple], keys: l
                     break
     except Interrupted:
         interrupted = True
-    records = pd.concat([kept, pd.DataFrame(rows)], ignore_index=True) if rows else kept
+    frames = [frame for frame in (kept, pd.DataFrame(rows)) if len(frame)]
+    records = pd.concat(frames, ignore_index=True).convert_dtypes() if frames else kept  # counts stay integers
     records = records.sort_values(key_cols, ignore_index=True)
     records.to_csv(path, index=False)
     elapsed = time.perf_counter() - start
@@ -243,8 +246,9 @@ def run_part(name: str, fn: Callable[[tuple], dict], tasks: list[tuple], keys: l
 
 def paired(a: np.ndarray, b: np.ndarray) -> dict:
     """Paired comparison of two methods' successes on the same deals (``bool[n]`` each): the mean of
-    ``a − b`` with its Student-t 95 % interval, the discordant counts and the exact McNemar p
-    (binomial test of ``a_only`` among the discordant deals; 1.0 when there are none)."""
+    ``a − b`` with its Student-t 95 % interval (of zero width when no deal is discordant: then read the
+    Wilson intervals of each method), the discordant counts and the exact McNemar p (binomial test of
+    ``a_only`` among the discordant deals; 1.0 when there are none)."""
     a, b = np.asarray(a, bool), np.asarray(b, bool)
     diff, low, high = mean_interval(a.astype(float) - b.astype(float))
     a_only, b_only = int((a & ~b).sum()), int((b & ~a).sum())
@@ -489,6 +493,9 @@ def main() -> int:
             table.to_csv(out / "lead.csv", index=False, float_format="%.4f")
             print(table.to_string(index=False, float_format="%.3f"))
         interrupted = run["interrupted"]
+        run["git_commit"] = git_commit()
+        if part in meta["parts"]:  # resumed: the earlier runs' figures are kept
+            run["earlier"] = meta["parts"][part]
         meta["parts"][part] = run
         meta["machine"] = machine_info(load_start)
         meta["finished_utc"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
