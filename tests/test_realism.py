@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
 from pathlib import Path
 
@@ -115,3 +116,20 @@ def test_positions_are_legal(realism):
         hand, seat, turned = realism.position(word)
         assert hand.bit_count() == 13 and 0 <= seat < SEATS
         assert bool(hand >> turned & 1) == (seat == SEATS - 1)  # the turned card lies in the dealer's hand
+
+
+def test_committed_charts_say_what_they_show(realism):
+    out = Path(__file__).resolve().parents[1] / "results" / "realism"
+    meta = json.loads((out / "meta.json").read_text())
+    contracts = pd.read_csv(out / "contracts.csv")
+    fig = realism.contract_chart(contracts, meta | meta["settings"])
+    legend = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert legend == ["double dummy", "PIMC, uniform worlds", "PIMC reading the auction", "heuristic play"]
+    text = " ".join(" ".join(t.get_text() for t in fig.texts if t.get_gid() == "caption").split())
+    assert "Wilson 95 % interval" in text and meta["label"] in text
+    ticks = [t.get_text() for t in fig.axes[0].get_xticklabels()]
+    assert ticks == [f"{c.replace('_', ' ')}\n(n={n})" for c, n in zip(contracts.contract, contracts.n, strict=True)]
+    bids = pd.read_csv(out / "bids.csv")
+    assert (bids.groupby("method")["count"].sum() == bids.groupby("method").hands.first()).all()
+    fig = realism.bid_chart(bids, meta | meta["settings"])
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["advisor, dd", "advisor, pimc"]
