@@ -53,9 +53,10 @@ def best_suit(hand: int) -> int:
     return max(range(4), key=lambda s: playing_tricks(hand, s))
 
 
-def suits(contract: str, deal) -> Declaration | None:
-    """The declaration if the eldest hand suits the contract (module docstring), else None."""
-    p = (deal.dealer + 1) % 4
+def suits(contract: str, deal, offset: int = 1) -> Declaration | None:
+    """The declaration if the hand ``offset`` seats after the dealer (1: eldest) suits the contract (module
+    docstring), else None; a vraag's partner is the seat after it."""
+    p = (deal.dealer + offset) % 4
     hand, trump = deal.hands[p], deal.trump
     if contract == "vraag":
         q = (p + 1) % 4
@@ -75,13 +76,14 @@ def suits(contract: str, deal) -> Declaration | None:
     return Declaration(contract, (p,)) if misere_safe(hand) else None
 
 
-def make_deals(contract: str, n: int, seed: int) -> list:
-    """The first ``n`` deals of the seeded stream that suit ``contract``."""
-    rng = np.random.default_rng([seed, CONTRACTS.index(contract)])
+def make_deals(contract: str, n: int, seed: int, offset: int = 1) -> list:
+    """The first ``n`` deals of the seeded stream that suit ``contract`` in the seat ``offset`` seats after the
+    dealer (:func:`suits`); each offset but eldest's has a stream of its own."""
+    rng = np.random.default_rng([seed, CONTRACTS.index(contract), *([offset] if offset != 1 else [])])
     out = []
     while len(out) < n:
         deal = deal_packets(new_deck(rng), int(rng.integers(4)))
-        decl = suits(contract, deal)
+        decl = suits(contract, deal, offset)
         if decl is not None:
             out.append((deal, decl))
     return out
