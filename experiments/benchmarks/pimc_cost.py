@@ -158,12 +158,12 @@ def timed(argv: list[str], code: Path, timeout: float) -> tuple[float, str | Non
 
 
 def played(position: dict, method: str, deals: int, jobs: int) -> dict:
-    """A worker run (``--played``): advise ``deals`` deals without the stop rule, after a one-deal warm-up in
-    this process; the advise call's wall seconds and its counts."""
+    """A worker run (``--played``): advise ``deals`` deals without the stop rule, after a one-deal double-dummy
+    warm-up in this process (the workers load the numba cache); the advise call's wall seconds and its counts."""
     from wiezen_sim.analysis.advise import advise
 
     kwargs = dict(samples=deals, seed=1, n_jobs=jobs, backend="loky", method=method, progress=False, stop=False)
-    advise(position["hand"], position["seat"], position["turned"], **{**kwargs, "samples": 1})
+    advise(position["hand"], position["seat"], position["turned"], **{**kwargs, "samples": 1, "method": "dd"})
     t0 = time.perf_counter()
     meta = advise(position["hand"], position["seat"], position["turned"], **kwargs).meta
     counts = {k: meta[k] for k in meta if k in ("deals", "pimc_decisions", "worlds_dropped") or "auction" in k}
