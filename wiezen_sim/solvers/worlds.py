@@ -244,7 +244,7 @@ class PosteriorWorlds:
             raise ValueError(f"the tremble must be in (0, 1], got {tremble!r}")
         self.info, self.model, self.rng, self.tremble = info, evidence.model, rng, tremble
         hidden = [s for s in range(SEATS) if info.counts[s] > card_count(info.hands_known[s])]
-        self.turns = [(state, bid) for state, bid in evidence.turns if state.to_act in hidden]
+        self.turns = {s: [(state, bid) for state, bid in evidence.turns if state.to_act == s] for s in hidden}
         self.played = np.zeros(SEATS, dtype=np.int64)
         for leader, cards in history:
             for i, card in enumerate(cards):
@@ -278,11 +278,13 @@ class PosteriorWorlds:
                 rest ^= low
                 dealt[rows, self.owners[order[:, j]]] |= low
         weight, on = np.ones(len(worlds)), np.ones(len(worlds), dtype=bool)
-        for seat in sorted({state.to_act for state, _ in self.turns}):
+        for seat, turns in self.turns.items():
+            if not turns:
+                continue
             model = np.ones(len(worlds))  # P(the model makes every bid of this seat)
-            for state, bid in self.turns:
+            for state, bid in turns:
                 live = np.flatnonzero(model > 0)
-                if state.to_act == seat and live.size:
+                if live.size:
                     model[live] *= self.model.likelihood(state, bid, dealt[live, seat])
             weight *= (1 - self.tremble) * model + self.tremble
             on &= model > 0
