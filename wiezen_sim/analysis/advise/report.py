@@ -41,7 +41,8 @@ METHOD_WORDS = {
 
 def describe_pimc(meta: dict) -> str:
     """PIMC effort of a run: decisions, the worlds left out as too deep to solve, and (players reading the
-    auction) the auctions the model would not make and the decisions without a world consistent with the auction."""
+    auction) the auctions the model would not make and the decisions whose worlds all have a seat bidding off the
+    model."""
     text = (f"{meta['pimc_decisions']:,} decisions; worlds left out as too deep to solve: "
             f"{meta['worlds_dropped']:,}")  # fmt: skip
     if "auction_contradicted" in meta:
