@@ -186,7 +186,7 @@ def advise_mode(args: argparse.Namespace) -> None:
                "--jobs", str(args.jobs), "--format", "json", "--quiet"]  # fmt: skip
         load = os.getloadavg()[0]
         wall, out = timed(cli, ROOT, args.timeout)
-        row: dict = {**pos, "command": "wiezen-sim " + " ".join(cli[2:-4]), "load_1min_before": load}
+        row: dict = {**pos, "command": "wiezen-sim " + " ".join(cli[2:-3]), "load_1min_before": load}
         row["pimc_s"], row["pimc_finished"] = wall, out is not None
         if out is not None:
             meta = json.loads(out)
