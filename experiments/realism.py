@@ -119,7 +119,7 @@ def evidence_for(deal: Deal, decl: Declaration) -> tuple[AuctionEvidence, bool]:
 def _counted(players: list[Player]) -> dict[str, int]:
     pimc = [p for p in players if isinstance(p, PimcPlayer)]
     return {"decisions": sum(p.decisions for p in pimc), "worlds_dropped": sum(p.worlds_dropped for p in pimc),
-            "auction_failures": sum(p.auction_failures for p in pimc)}  # fmt: skip
+            "auction_contradicted": sum(p.auction_contradicted for p in pimc)}  # fmt: skip
 
 
 def evaluate_contract(task: tuple) -> dict:
@@ -273,7 +273,7 @@ def contract_table(records: pd.DataFrame, deals: int, contracts: Sequence[str] =
             stats = paired(part[a].to_numpy(bool), part[b].to_numpy(bool)) if n else {}
             entry |= {f"{name}{'' if k == 'diff' else '_' + k}": v for k, v in stats.items()}
         entry["auction_off_model"] = int(part["auction_off_model"].astype(bool).sum()) if n else 0
-        entry["pimc_auction_failures"] = int(part["pimc_auction_failures"].sum()) if n else 0
+        entry["pimc_auction_contradicted"] = int(part["pimc_auction_contradicted"].sum()) if n else 0
         table.append(entry)
     return pd.DataFrame(table)
 

@@ -272,7 +272,7 @@ def test_cli_pimc_methods_read_the_auction_or_not(capsys):
         assert main([*argv, "--method", method]) == 0
         out = json.loads(capsys.readouterr().out)
         assert out["method"] == method and out["pimc_decisions"] > 0
-        assert ("auction_failures" in out) == (method == "pimc")
+        assert ("auction_contradicted" in out) == (method == "pimc")
     assert out["contracts"][0]["contract"] == "miserie"
 
 

@@ -1,6 +1,22 @@
-"""PIMC cost: decisions per second for M = 16 and 32 worlds, DD solves per second on the same positions.
+"""PIMC cost: decisions per second for M = 16 and 32 worlds, DD solves per second on the same positions;
+with ``--advise``, the wall time of ``advise --method pimc`` beside the double-dummy table (issue 19 part 5).
 
 ``python experiments/benchmarks/pimc_cost.py [--positions N] [--budget MINUTES]``
+
+``python experiments/benchmarks/pimc_cost.py --advise [--suite K] [--samples 200] [--jobs 2] [--timeout S]
+[--deals N --baseline DIR]``
+
+Advise mode. For the README's example hand (and the first ``K`` positions of the hand suite,
+``experiments/benchmarks/hand_suite.py``), times the command ``wiezen-sim advise HAND --seat S
+--turned C --method pimc --samples 200 --jobs 2`` (a subprocess, wall clock with its start-up, stop
+rule on, killed after ``--timeout`` seconds), then the double-dummy table (``--method dd``) on the
+same deals (the first ``deals`` seed words the pimc run drew, stop rule off; the whole run's deals
+when pimc did not finish), and prints the ratio. With ``--baseline DIR`` (another checkout, e.g.
+``git archive main``) it also plays ``--deals`` deals without the stop rule with this code and with
+DIR's, back to back in the same conditions (each after a warm-up in its own process, which loads
+the numba cache into the workers), and prints the before/after ratio. The load average is recorded
+with every figure: the machine is shared, so only the ratios timed in one run compare. Writes
+``results/benchmarks/pimc_cost_advise.json``.
 
 Positions: the non-forced decisions at tricks 1, 4 and 8 of seeded deals played by
 the heuristic players (solo, abondance, miserie; eldest declares). On each position
@@ -20,6 +36,9 @@ import json
 import multiprocessing as mp
 import os
 import platform
+import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -34,7 +53,9 @@ from wiezen_sim.rules.ruleset import get_rules
 from wiezen_sim.solvers.dd import DDSolver
 from wiezen_sim.solvers.players import PimcPlayer, card_classes, heuristic_card, pimc_solver, play_deal
 
-OUT = Path(__file__).resolve().parents[2] / "results" / "benchmarks" / "pimc_cost.json"
+ROOT = Path(__file__).resolve().parents[2]
+OUT = ROOT / "results" / "benchmarks" / "pimc_cost.json"
+ADVISE_OUT = ROOT / "results" / "benchmarks" / "pimc_cost_advise.json"
 CONTRACTS = (("solo", None), ("abondance", 0), ("miserie", None))
 CHECKPOINTS = (0, 3, 7)  # tricks already played at the sampled decisions
 
@@ -118,12 +139,118 @@ def run(func, tasks: list, seconds: float) -> tuple[list, int]:
     return results, len(tasks) - len(results)
 
 
+def timed(argv: list[str], code: Path, timeout: float) -> tuple[float, str | None]:
+    """Run ``python argv`` with ``code`` first on the import path: (wall seconds, stdout or None when killed
+    after ``timeout``). The whole process group is killed (the advisor's worker processes too)."""
+    env = {**os.environ, "PYTHONPATH": str(code)}
+    t0 = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, *argv], env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            text=True, start_new_session=True)  # fmt: skip
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        return time.perf_counter() - t0, None
+    if proc.returncode:
+        raise RuntimeError(f"{' '.join(argv)} exited {proc.returncode}")
+    return time.perf_counter() - t0, out
+
+
+def played(position: dict, method: str, deals: int, jobs: int) -> dict:
+    """A worker run (``--played``): advise ``deals`` deals without the stop rule, after a one-deal double-dummy
+    warm-up in this process (the workers load the numba cache); the advise call's wall seconds and its counts."""
+    from wiezen_sim.analysis.advise import advise
+
+    kwargs = dict(samples=deals, seed=1, n_jobs=jobs, backend="loky", method=method, progress=False, stop=False)
+    advise(position["hand"], position["seat"], position["turned"], **{**kwargs, "samples": 1, "method": "dd"})
+    t0 = time.perf_counter()
+    meta = advise(position["hand"], position["seat"], position["turned"], **kwargs).meta
+    counts = {k: meta[k] for k in meta if k in ("deals", "pimc_decisions", "worlds_dropped") or "auction" in k}
+    return {"seconds": time.perf_counter() - t0, **counts}
+
+
+def advise_mode(args: argparse.Namespace) -> None:
+    """The advise mode of the module docstring."""
+    from experiments.benchmarks.hand_suite import suite_positions
+    from wiezen_sim.analysis.advise import EXAMPLE
+    from wiezen_sim.analysis.provenance import git_commit, machine_info, package_versions
+
+    load_start = os.getloadavg()
+    positions = [{"name": "example", **EXAMPLE}]
+    positions += [{"name": p.name, **p.describe()} for p in suite_positions(limit=args.suite)]
+    rows = []
+    for pos in positions:
+        where = [pos["hand"], "--seat", pos["seat"], "--turned", pos["turned"]]
+        cli = ["-m", "wiezen_sim.cli", "advise", *where, "--method", "pimc", "--samples", str(args.samples),
+               "--jobs", str(args.jobs), "--format", "json", "--quiet"]  # fmt: skip
+        load = os.getloadavg()[0]
+        wall, out = timed(cli, ROOT, args.timeout)
+        row: dict = {**pos, "command": "wiezen-sim " + " ".join(cli[2:-3]), "load_1min_before": load}
+        row["pimc_s"], row["pimc_finished"] = wall, out is not None
+        if out is not None:
+            meta = json.loads(out)
+            row.update({k: meta[k] for k in ("deals", "pimc_decisions", "worlds_dropped", "auction_contradicted")})
+        deals = row.get("deals", args.samples)
+        dd = [__file__, "--played", json.dumps(pos), "dd", str(deals), str(args.jobs)]
+        _, out = timed(dd, ROOT, args.timeout)
+        row["dd_s"] = None if out is None else json.loads(out)["seconds"]
+        row["pimc_over_dd"] = wall / row["dd_s"] if row["dd_s"] else None
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    before_after = None
+    if args.baseline:
+        example, runs = positions[0], {}
+        for label, code in (("baseline", Path(args.baseline).resolve()), ("this", ROOT)):
+            argv = [__file__, "--played", json.dumps(example), "pimc", str(args.deals), str(args.jobs)]
+            load = os.getloadavg()[0]
+            _, out = timed(argv, code, args.timeout)
+            runs[label] = {"code": str(code), "load_1min_before": load, **(json.loads(out) if out else {})}
+            print(label, json.dumps(runs[label]), flush=True)
+        ratio = (
+            runs["baseline"]["seconds"] / runs["this"]["seconds"]
+            if all("seconds" in r for r in runs.values())
+            else None
+        )
+        before_after = {"deals": args.deals, "runs": runs, "baseline_over_this": ratio}
+    report = {
+        "command": "python experiments/benchmarks/pimc_cost.py " + " ".join(sys.argv[1:]),
+        "git_commit": git_commit(),
+        "machine": machine_info(load_start),
+        "versions": package_versions(),
+        "positions": rows,
+        "before_after": before_after,
+    }
+    ADVISE_OUT.parent.mkdir(parents=True, exist_ok=True)
+    ADVISE_OUT.write_text(json.dumps(report, indent=2) + "\n")
+    for r in rows:
+        ratio = "" if r["pimc_over_dd"] is None else f", {r['pimc_over_dd']:.1f} x the dd table"
+        print(f"{r['name']}: pimc {r['pimc_s']:.0f} s{'' if r['pimc_finished'] else ' (killed)'}{ratio}")
+    if before_after and before_after["baseline_over_this"]:
+        print(f"before/after on {args.deals} deals: {before_after['baseline_over_this']:.1f} x faster")
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["--played"]:  # a worker run of the advise mode
+        position, method, deals, jobs = sys.argv[2:6]
+        print(json.dumps(played(json.loads(position), method, int(deals), int(jobs))))
+        return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=24)
     parser.add_argument("--budget", type=float, default=8.0, help="wall-clock minutes in all (half per part)")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--advise", action="store_true", help="time advise --method pimc beside the dd table")
+    parser.add_argument("--suite", type=int, default=0, help="advise mode: also the first K suite positions")
+    parser.add_argument("--samples", type=int, default=200)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--timeout", type=float, default=900.0, help="advise mode: seconds before a run is killed")
+    parser.add_argument("--baseline", help="advise mode: a checkout to time before/after against")
+    parser.add_argument("--deals", type=int, default=4, help="advise mode: deals of the before/after runs")
     args = parser.parse_args()
+    if args.advise:
+        sys.path.insert(0, str(ROOT))
+        advise_mode(args)
+        return
     half = 30 * args.budget
     pos = positions(args.positions, args.seed)
     rows, pos_left = run(time_position, pos, half)

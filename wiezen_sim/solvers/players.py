@@ -64,11 +64,10 @@ done; until the cap the runners-up (the cards of the second best count) are neve
 as sure to lose, another card sure to lose within the worlds planned stays out.
 
 Reading the auction (issue 19): a player given :class:`~wiezen_sim.solvers.worlds.AuctionEvidence`
-draws its worlds from the posterior given the auction
-(:class:`~wiezen_sim.solvers.worlds.PosteriorWorlds`). A decision in which the sampler
-found no consistent world within its bound takes that world and the rest of the decision's
-worlds uniformly from the deals consistent with the play, and is counted
-(``auction_failures``): the fall-back is never silent.
+draws its worlds from the posterior given the auction, read with a tremble
+(:class:`~wiezen_sim.solvers.worlds.PosteriorWorlds`): there is always a world, and a
+decision in which every world drawn has a hidden seat bidding off the model (the auction as
+the model reads it contradicts what the seat sees) is counted (``auction_contradicted``).
 """
 
 from __future__ import annotations
@@ -524,8 +523,8 @@ class PimcPlayer(Player):
 
     Attributes:
         decisions: decisions made by sampling; worlds_dropped: worlds left out of them
-            (a question past the solver's node limit); auction_failures: decisions in which
-            the posterior sampler found no consistent world (module docstring).
+            (a question past the solver's node limit); auction_contradicted: decisions in which
+            every world drawn has a seat bidding off the model (module docstring).
     """
 
     name = "pimc"
@@ -540,7 +539,7 @@ class PimcPlayer(Player):
         self.auction, self.max_worlds = auction, max_worlds
         self.decisions = 0
         self.worlds_dropped = 0
-        self.auction_failures = 0
+        self.auction_contradicted = 0
         self.rng = rng or np.random.default_rng(0)
         self.deal: Deal | None = None
         self.discards: list[int] | None = None
@@ -565,23 +564,16 @@ class PimcPlayer(Player):
         trump, target = _trump_and_target(view)
         solver = self.solver or _solver()
         hits = solver.limit_hits
-        draw, failed = None, [False]
-        if self.auction is not None and info.unseen:
-            posterior = PosteriorWorlds(info, history, self.auction, self.rng)
-
-            def draw() -> list[int]:
-                world = None if failed[0] else posterior.draw()
-                if world is None:  # reported: counted in auction_failures
-                    failed[0] = True
-                    return sample_world(info, self.rng)
-                return world
-
+        posterior = (
+            None if self.auction is None or not info.unseen else PosteriorWorlds(info, history, self.auction, self.rng)
+        )
         scores = pimc_scores(info, trump, view.leader, view.trick, view.setup.side, goal,
                              target - _side_tricks(view), [c[-1] for c in classes], self.worlds, self.rng,
-                             solver, self.tie_window, draw, self.max_worlds)  # fmt: skip
+                             solver, self.tie_window, posterior.draw if posterior else None,
+                             self.max_worlds)  # fmt: skip
         self.decisions += 1
         self.worlds_dropped += solver.limit_hits - hits
-        self.auction_failures += failed[0]
+        self.auction_contradicted += posterior is not None and posterior.off_model == posterior.drawn
         sign = 1 if view.seat in view.setup.side else -1
         keys = [tuple(sign * int(x) for x in row) for row in scores]
         best = [cls for cls, key in zip(classes, keys, strict=True) if key == max(keys)]

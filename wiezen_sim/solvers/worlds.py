@@ -13,17 +13,26 @@ Reading the auction (issue 19). Every bid a seat chose is evidence about its han
 bidding model (:class:`AuctionModel`, pluggable; the advisor passes the threshold bot of
 ``wiezen_sim.analysis.threshold``, which lives above this layer). :class:`PosteriorWorlds`
 draws worlds from the posterior: uniform over the deals consistent with the information
-set, weighted by the likelihood of every bid the other seats chose (a deterministic model:
-uniform over the deals in which the model makes every such bid). Where at most
-:data:`ENUMERATE_WORLDS` deals are consistent with the information set they are enumerated
-and the posterior is exact; otherwise worlds are drawn by rejection from the exact sampler
-(a candidate is kept with probability equal to its likelihood), at most
-:data:`AUCTION_ATTEMPTS` candidates for one world. When that bound is reached, or no
-enumerated deal has a positive likelihood, :meth:`PosteriorWorlds.draw` returns None and the
-caller must say so (the PIMC player counts such decisions). Bids left unread: a pass the
-rules force (the only legal bid: it says nothing about the hand, whatever the hand, RULES.md
-1.4) is not in the evidence, and the bids of a seat whose cards the observer sees (its own,
-an exposed hand) add nothing.
+set, weighted by the likelihood of the bids the other seats chose. The model is read with a
+tremble (ε-contamination, :data:`TREMBLE`): each hidden seat bids by the model with
+probability 1 − ε, and otherwise off the model, its bids then saying nothing about its
+hand; the likelihood of a world is the product over the hidden seats of
+(1 − ε) · P(the model makes every bid of that seat | its hand) + ε. No consistent deal has
+likelihood 0: an auction the model cannot explain (the advisor's own bids "if I declare
+it", a bid replaced by a pass, a played card that rules out every hand the model would
+bid with) leaves the worlds uniform over the play on that seat, where a deterministic model
+would leave none. The tremble is per seat, not per bid: a seat whose several bids are all
+off the model costs one factor ε, not one per bid. Where at most :data:`ENUMERATE_WORLDS`
+deals are consistent with the information set they are enumerated and the posterior is
+exact; otherwise worlds are drawn by rejection from the exact sampler, a candidate kept
+with probability equal to its likelihood (at most 1). The rejection is exact and never
+gives up: a candidate is kept with probability at least ε per hidden seat whose bids are
+read, so one world takes at most ε^-k candidates on average (k ≤ 3 such seats: 20, 400, 8000
+at ε = 0.05). :attr:`PosteriorWorlds.off_model` counts the worlds drawn in which some hidden
+seat's bids are not the model's (likelihood from the tremble alone). Bids left unread: a
+pass the rules force (the only legal bid: it says nothing about the hand, whatever the
+hand, RULES.md 1.4) is not in the evidence, and the bids of a seat whose cards the observer
+sees (its own, an exposed hand) add nothing.
 """
 
 from __future__ import annotations
@@ -41,8 +50,8 @@ from wiezen_sim.rules.auction import AuctionState, Bid
 from wiezen_sim.vocabulary import SEATS
 
 __all__ = [
-    "AUCTION_ATTEMPTS",
     "ENUMERATE_WORLDS",
+    "TREMBLE",
     "AuctionEvidence",
     "AuctionModel",
     "InfoSet",
@@ -55,7 +64,7 @@ __all__ = [
 ]
 
 ENUMERATE_WORLDS = 2000  # consistent deals up to which the posterior is enumerated (exact)
-AUCTION_ATTEMPTS = 250_000  # candidate deals drawn by rejection for one world before giving up (about 0.5 s)
+TREMBLE = 0.05  # ε: the prior probability that a seat bids off the bidding model (module docstring)
 _FIRST_BATCH, _MAX_BATCH = 64, 4096  # candidates drawn at once: 64, then four times more, up to 4096
 
 
@@ -205,7 +214,8 @@ class AuctionEvidence:
 
 
 class PosteriorWorlds:
-    """Worlds drawn one at a time from the posterior given the play and the auction (module docstring).
+    """Worlds drawn one at a time from the posterior given the play and the auction, read with a tremble
+    (module docstring).
 
     Args:
         info: the observer's information set (:func:`observe`).
@@ -213,39 +223,52 @@ class PosteriorWorlds:
             cards in a world plus the cards it played, plus its kleine-miserie discard).
         evidence: the auction and the model.
         rng: numpy Generator for every draw.
-        attempts: candidates drawn by rejection for one world at most.
+        tremble: ε, the prior probability that a seat bids off the model (0 < ε ≤ 1).
         enumerate_up_to: enumerate the consistent deals when there are at most this many.
 
     Attributes:
         exact: whether the posterior is enumerated (False: rejection); worlds, p: then the
             consistent deals (``int64[W, places]``) and their posterior probabilities
-            (``float64[W]``; None when every likelihood is 0).
+            (``float64[W]``, all positive).
+        drawn, off_model: worlds drawn so far, and those of them in which the model does not
+            make every bid of some hidden seat (with the unseen discards' owners drawn with them).
+
+    Raises:
+        ValueError: ``tremble`` outside (0, 1].
     """
 
     def __init__(self, info: InfoSet, history: list[tuple[int, list[int]]], evidence: AuctionEvidence,
-                 rng: np.random.Generator, attempts: int = AUCTION_ATTEMPTS,
+                 rng: np.random.Generator, tremble: float = TREMBLE,
                  enumerate_up_to: int = ENUMERATE_WORLDS) -> None:  # fmt: skip
-        self.info, self.model, self.rng, self.attempts = info, evidence.model, rng, attempts
+        if not 0 < tremble <= 1:
+            raise ValueError(f"the tremble must be in (0, 1], got {tremble!r}")
+        self.info, self.model, self.rng, self.tremble = info, evidence.model, rng, tremble
         hidden = [s for s in range(SEATS) if info.counts[s] > card_count(info.hands_known[s])]
-        self.turns = [(state, bid) for state, bid in evidence.turns if state.to_act in hidden]
+        self.turns = {s: [(state, bid) for state, bid in evidence.turns if state.to_act == s] for s in hidden}
         self.played = np.zeros(SEATS, dtype=np.int64)
         for leader, cards in history:
             for i, card in enumerate(cards):
                 self.played[(leader + i) % SEATS] |= 1 << card
         self.owners = np.array([s for s in range(SEATS) if s != info.seat], dtype=np.int64)  # of the discards
         self.n_discards = info.counts[SEATS] if len(info.counts) > SEATS else 0  # the others' kleine-miserie discards
-        self.queue: list[list[int]] = []
+        self.queue: list[tuple[list[int], bool]] = []
         self.batch = _FIRST_BATCH
+        self.drawn = self.off_model = 0
         self.exact = count_worlds(info) <= enumerate_up_to
         self.worlds = enumerate_worlds(info) if self.exact else np.zeros((0, len(info.counts)), dtype=np.int64)
-        weight = np.zeros(len(self.worlds))
-        for order in itertools.permutations(range(self.n_discards)):  # every way the discards were made
-            weight += self._likelihood(self.worlds, np.tile(np.array(order, dtype=np.int64), (len(self.worlds), 1)))
-        self.p: np.ndarray | None = weight / weight.sum() if weight.sum() > 0 else None
+        orders = list(itertools.permutations(range(self.n_discards)))  # every way the discards were made
+        weight = np.zeros((len(self.worlds), len(orders)))
+        self.on = np.zeros((len(self.worlds), len(orders)), dtype=bool)
+        for j, order in enumerate(orders):
+            owners = np.tile(np.array(order, dtype=np.int64), (len(self.worlds), 1))
+            weight[:, j], self.on[:, j] = self._likelihood(self.worlds, owners)
+        self.joint = weight.ravel() / weight.sum() if self.exact else np.zeros(0)  # per (world, discard order)
+        self.p = weight.sum(axis=1) / weight.sum() if self.exact else np.zeros(0)
 
-    def _likelihood(self, worlds: np.ndarray, order: np.ndarray) -> np.ndarray:
-        """``float64[n]``: the likelihood of the auction in each world; ``order[w, j]`` = which of the
-        other seats (in seat order) discarded the ``j``-th lowest of the unseen discards."""
+    def _likelihood(self, worlds: np.ndarray, order: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The likelihood of the auction in each world with the tremble (``float64[n]``, in [ε^3, 1]) and whether
+        the model makes every bid of every hidden seat (``bool[n]``); ``order[w, j]`` = which of the other seats
+        (in seat order) discarded the ``j``-th lowest of the unseen discards."""
         dealt = worlds[:, :SEATS] | self.played
         if worlds.shape[1] > SEATS:  # kleine miserie: give each unseen discard back to a seat
             rest = worlds[:, SEATS].copy()
@@ -254,31 +277,36 @@ class PosteriorWorlds:
                 low = rest & -rest
                 rest ^= low
                 dealt[rows, self.owners[order[:, j]]] |= low
-        weight = np.ones(len(worlds))
-        for state, bid in self.turns:
-            live = np.flatnonzero(weight > 0)
-            if not live.size:
-                break
-            weight[live] *= self.model.likelihood(state, bid, dealt[live, state.to_act])
-        return weight
+        weight, on = np.ones(len(worlds)), np.ones(len(worlds), dtype=bool)
+        for seat, turns in self.turns.items():
+            if not turns:
+                continue
+            model = np.ones(len(worlds))  # P(the model makes every bid of this seat)
+            for state, bid in turns:
+                live = np.flatnonzero(model > 0)
+                if live.size:
+                    model[live] *= self.model.likelihood(state, bid, dealt[live, seat])
+            weight *= (1 - self.tremble) * model + self.tremble
+            on &= model > 0
+        return weight, on
 
-    def draw(self) -> list[int] | None:
-        """One world (masks per place, as :func:`sample_world`), or None: the bound was reached
-        (rejection) or no consistent deal has a positive likelihood (enumeration)."""
+    def draw(self) -> list[int]:
+        """One world (masks per place, as :func:`sample_world`)."""
+        self.drawn += 1
         if self.exact:
-            return None if self.p is None else self.worlds[self.rng.choice(len(self.worlds), p=self.p)].tolist()
-        tried = 0
-        while not self.queue:
-            if tried >= self.attempts:
-                return None
-            n = min(self.batch, self.attempts - tried)
-            self.batch = min(4 * self.batch, _MAX_BATCH)
-            tried += n
-            worlds = sample_worlds(self.info, n, self.rng)
-            order = np.argsort(self.rng.random((n, self.n_discards)), axis=1)  # the discards' owners: at random
-            keep = self.rng.random(n) < self._likelihood(worlds, order)
-            self.queue = worlds[keep].tolist()
-        return [int(h) for h in self.queue.pop()]
+            k = int(self.rng.choice(len(self.joint), p=self.joint))
+            world, on = self.worlds[k // self.on.shape[1]].tolist(), bool(self.on.ravel()[k])
+        else:
+            while not self.queue:
+                n, self.batch = self.batch, min(4 * self.batch, _MAX_BATCH)
+                worlds = sample_worlds(self.info, n, self.rng)
+                order = np.argsort(self.rng.random((n, self.n_discards)), axis=1)  # the discards' owners: at random
+                weight, model = self._likelihood(worlds, order)
+                keep = np.flatnonzero(self.rng.random(n) < weight)
+                self.queue = [(worlds[k].tolist(), bool(model[k])) for k in keep]
+            world, on = self.queue.pop()
+        self.off_model += not on
+        return [int(h) for h in world]
 
 
 def observe(

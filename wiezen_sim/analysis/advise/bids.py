@@ -47,8 +47,8 @@ Per sampled deal (the arrays of :func:`bid_batch`; ``k`` indexes :func:`bid_opti
     bid_questions   int32    contracts of other seats solved (dd) or played (the play methods) for
                              these values, over all bids
     bid_trick_nodes int64    their trick nodes (dd)
-    bid_auction_failures int32  ``pimc``: decisions of those plays with no world consistent with
-                             the auction (played from uniform worlds)
+    bid_auction_contradicted int32  ``pimc``: decisions of those plays whose worlds all have a seat
+                             bidding off the model (worlds from the tremble)
 """
 
 from __future__ import annotations
@@ -283,7 +283,7 @@ def bid_batch(
         "bid_units": np.zeros((n, k), np.float64),
         "bid_questions": np.zeros(n, np.int32),
         "bid_trick_nodes": np.zeros(n, np.int64),
-        "bid_auction_failures": np.zeros(n, np.int32),
+        "bid_auction_contradicted": np.zeros(n, np.int32),
     }
     asked = [j for j, o in enumerate(options) if ((not no_pass) if o.contract == PASS else ask(o.contract))]
     order = [(seat + step) % SEATS for step in range(1, SEATS)]
@@ -334,7 +334,7 @@ def bid_batch(
                                           auction=evidence, max_worlds=max_worlds) if method.startswith("pimc")
                                else Player() for r in streams]  # fmt: skip
                     tricks, side, target = _played_tricks(d, deal, rules, players)
-                    out["bid_auction_failures"][i] += sum(getattr(pl, "auction_failures", 0) for pl in players)
+                    out["bid_auction_contradicted"][i] += sum(getattr(pl, "auction_contradicted", 0) for pl in players)
                 units += settle(rules, d.contract, side, tricks, target, d.level)[seat]
             out["bid_outcome"][i, j], out["bid_own"][i, j], out["bid_units"][i, j] = outcome, own, units
     return out

@@ -84,7 +84,7 @@ def compare(
     meta = {k: v for k, v in runs[first].meta.items() if k != "method"}
     meta.update(methods=list(methods), worlds=worlds)
     if "pimc" in runs:
-        keys = ("pimc_decisions", "worlds_dropped", "auction_model", "auction_off_model", "auction_failures")
+        keys = ("pimc_decisions", "worlds_dropped", "auction_model", "auction_off_model", "auction_contradicted")
         meta.update({k: runs["pimc"].meta[k] for k in keys})
     return Comparison(table, meta)
 

@@ -22,8 +22,9 @@ method. When a pass is not legal (the troel obligation) or the option's own bid 
 the auction stops there and the players read it up to that point. A deal on which the
 model's own bids do not lead to the option (a bid replaced, an acceptor's bid that is not
 the model's, the auction stopped, or the option not standing) is counted
-(``auction_off_model``): there the real hands are not what the model expects, and a player
-may find no world consistent with what it sees.
+(``auction_off_model``): there the real hands are not what the model expects, and the
+players' worlds for such a seat come from the model's tremble
+(:data:`~wiezen_sim.solvers.worlds.TREMBLE`).
 
 Choices, beside those of :mod:`wiezen_sim.analysis.advise`:
 - Only the options one can bid are played: the vraag with the accepting partner
@@ -48,8 +49,9 @@ Per sampled deal (the arrays of :func:`play_batch`, one row per sample):
     pimc_decisions int32            PIMC decisions made by sampling (all options)
     worlds_dropped int32            of their worlds, those left out (a double-dummy question
                                     past ``PIMC_NODE_LIMIT`` trick nodes)
-    auction_failures int32          ``pimc``: decisions whose posterior sampler found no world
-                                    consistent with the auction (played from uniform worlds)
+    auction_contradicted int32      ``pimc``: decisions whose worlds all have a seat bidding off
+                                    the model (the auction contradicts the play: worlds from
+                                    the tremble, :mod:`wiezen_sim.solvers.worlds`)
     auction_off_model int32         ``pimc``: options whose auction the model's bids do not make
 """
 
@@ -169,7 +171,7 @@ def play_batch(
         "troel_target": np.zeros(n, np.int8),
         "pimc_decisions": np.zeros(n, np.int32),
         "worlds_dropped": np.zeros(n, np.int32),
-        "auction_failures": np.zeros(n, np.int32),
+        "auction_contradicted": np.zeros(n, np.int32),
         "auction_off_model": np.zeros(n, np.int32),
     }
     order = [(seat + k) % SEATS for k in range(1, SEATS)]
@@ -204,7 +206,7 @@ def play_batch(
                 if isinstance(p, PimcPlayer):
                     out["pimc_decisions"][i] += p.decisions
                     out["worlds_dropped"][i] += p.worlds_dropped
-                    out["auction_failures"][i] += p.auction_failures
+                    out["auction_contradicted"][i] += p.auction_contradicted
             if contract == "troel":
                 out["troel_partner"][i], out["troel_target"][i] = side[1], record.target
     return out

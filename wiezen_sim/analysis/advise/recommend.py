@@ -133,8 +133,8 @@ def advise(
         ``table_ev_units``, ``table_p_success``. ``meta`` adds ``recommended_from`` (``bid
         values`` or ``table``), ``bid_model``, ``bid_deals`` (deals counted for the bids),
         ``bid_questions`` (other seats' contracts solved or played), ``bid_trick_nodes`` (their
-        double-dummy trick nodes, ``dd``) and ``bid_auction_failures`` (``pimc``: decisions of
-        those plays without a world consistent with the auction).
+        double-dummy trick nodes, ``dd``) and ``bid_auction_contradicted`` (``pimc``: decisions of
+        those plays whose worlds all have a seat bidding off the model).
 
     Raises:
         ValueError: bad hand, seat, turned card, rules, method, contract name, samples ≤ 0, or
@@ -191,14 +191,14 @@ def advise(
                          "worlds_dropped": int(res["worlds_dropped"].sum())}  # fmt: skip
         if method == "pimc":
             pimc_meta.update(auction_model=getattr(auction_model, "name", type(auction_model).__name__),
-                             auction_failures=int(res["auction_failures"].sum()),
+                             auction_contradicted=int(res["auction_contradicted"].sum()),
                              auction_off_model=int(res["auction_off_model"].sum()))  # fmt: skip
         bid_meta = {"recommended_from": "bid values" if bids is not None else "table",
                     "bid_model": getattr(auction_model, "name", type(auction_model).__name__),
                     "bid_deals": int((res["bid_outcome"] != NOT_COUNTED).all(axis=1).sum()),
                     "bid_questions": int(res["bid_questions"].sum()),
                     "bid_trick_nodes": int(res["bid_trick_nodes"].sum()),
-                    "bid_auction_failures": int(res["bid_auction_failures"].sum())}  # fmt: skip
+                    "bid_auction_contradicted": int(res["bid_auction_contradicted"].sum())}  # fmt: skip
         deals = rounds[-1][0]
         meta = {
             "hand": hand_name(mask),

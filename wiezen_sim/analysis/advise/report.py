@@ -42,13 +42,14 @@ METHOD_WORDS = {
 
 def describe_pimc(meta: dict) -> str:
     """PIMC effort of a run: decisions, the worlds left out as too deep to solve, and (players reading the
-    auction) the auctions the model would not make and the decisions without a world consistent with the auction."""
+    auction) the auctions the model would not make and the decisions whose worlds all have a seat bidding off the
+    model."""
     text = (f"{meta['pimc_decisions']:,} decisions; worlds left out as too deep to solve: "
             f"{meta['worlds_dropped']:,}")  # fmt: skip
-    if "auction_failures" in meta:
+    if "auction_contradicted" in meta:
         text += (f"; auctions read under the {meta['auction_model']}; options whose auction the model's own bids "
-                 f"do not make: {meta['auction_off_model']:,}; decisions with no world consistent with the auction "
-                 f"(played from uniform worlds): {meta['auction_failures']:,}")  # fmt: skip
+                 f"do not make: {meta['auction_off_model']:,}; decisions whose worlds all have a seat "
+                 f"bidding off the model (worlds from its tremble): {meta['auction_contradicted']:,}")  # fmt: skip
     return text
 
 
@@ -216,8 +217,8 @@ class Advice:
             f"those where the seats before you pass; the rest of the auction by the {m['bid_model']}, "
             f"the contract that stands: {METHOD_WORDS[m['method']]}"
             + (
-                f" (other seats' contracts played: {m['bid_questions']:,}; their decisions with no world consistent "
-                f"with the auction, played from uniform worlds: {m['bid_auction_failures']:,})"
+                f" (other seats' contracts played: {m['bid_questions']:,}; their decisions whose worlds all have a "
+                f"seat bidding off the model: {m['bid_auction_contradicted']:,})"
                 if m["method"] == "pimc"
                 else ""
             ),
