@@ -11,6 +11,7 @@ import re
 import pandas as pd
 
 from wiezen_sim.analysis.advise import Advice, advise
+from wiezen_sim.analysis.advise.report import CLOSE_CALL
 from wiezen_sim.analysis.charts import plot_advice
 from wiezen_sim.cli import main
 
@@ -142,3 +143,23 @@ def test_a_misere_answer_under_double_dummy_points_to_pimc(compiled_kernels):
     strong = advise("S:AKQJ98 H:AK2 D:K3 C:52", "eldest", "7H", samples=8, seed=1, n_jobs=1, contracts=["miserie"])
     assert (strong.table.loc[strong.table.contract == "miserie", "p_success"] == 0).all()
     assert "--method pimc" not in strong.format_table().split("if you declare it")[0]
+
+
+def test_a_close_call_is_said_in_the_verdict():
+    """Below CLOSE_CALL the verdict says how likely the recommendation is to be really better; not above it."""
+    table = pd.DataFrame([
+        {"contract": "solo", "trump": "H", "partner": None, "p_success": 0.6, "ev_units": 0.5, "n": 24},
+        {"contract": "miserie", "trump": None, "partner": None, "p_success": 0.5, "ev_units": 0.4, "n": 24},
+    ])  # fmt: skip
+    rec = {"contract": "solo", "trump": "H", "ev_units": 0.5}
+    run = {"contract": "miserie", "trump": None, "ev_units": 0.4}
+    close = Advice(table, pd.DataFrame(), rec, run, 0.534, {}).verdict()
+    assert close.endswith(" · close call: better than miserie with probability 0.53 only (more --samples narrow it)")
+    assert "close call" not in Advice(table, pd.DataFrame(), rec, run, CLOSE_CALL, {}).verdict()
+
+
+def test_compare_refuses_a_single_method_option_by_its_name(capsys):
+    """--compare with --contracts names --contracts (it used to name --plot too, which was not given)."""
+    assert main(["advise", "--compare", "--contracts", "solo"]) == 2
+    said = capsys.readouterr().err
+    assert "--contracts is for a single method" in said and "--plot" not in said

@@ -57,8 +57,9 @@ def run(args: argparse.Namespace) -> None:
         seat = wiezen_seat(EXAMPLE["seat"]) if args.seat is None else args.seat
     if args.compare and args.method != "dd":
         raise UsageError("--compare runs every method; leave out --method")
-    if args.compare and (args.plot or args.contracts):
-        raise UsageError("--plot and --contracts are for a single method: leave out --compare")
+    for given, option in ((args.plot, "--plot"), (args.contracts, "--contracts")):
+        if args.compare and given:
+            raise UsageError(f"{option} is for a single method (--compare asks every contract): leave out --compare")
     if args.worlds is not None and not (args.compare or args.method.startswith("pimc")):
         raise UsageError("--worlds is for PIMC play: add --method pimc (or pimc-uniform) or --compare")
     extra: dict = {} if args.compare else {"method": args.method, "contracts": args.contracts}

@@ -31,6 +31,7 @@ __all__ = ["METHOD_WORDS", "Advice", "Comparison", "describe_pimc", "option_name
 
 CSV_DIGITS = 4  # decimals of the floats in CSV
 VERDICT_OPTIONS = 3  # options in the verdict line besides pass
+CLOSE_CALL = 0.9  # below this P(recommendation better than the runner-up) the verdict says it is a close call
 
 METHOD_WORDS = {
     "dd": "double dummy",
@@ -41,15 +42,17 @@ METHOD_WORDS = {
 
 
 def describe_pimc(meta: dict) -> str:
-    """PIMC effort of a run: decisions, the worlds left out as too deep to solve, and (players reading the
-    auction) the auctions the model would not make and the decisions whose worlds all have a seat bidding off the
-    model."""
-    text = (f"{meta['pimc_decisions']:,} decisions; worlds left out as too deep to solve: "
+    """PIMC effort of a run in words: decisions, the worlds left out as too deep to solve, and (players reading the
+    auction) the options whose auction the model would not bid and the decisions where every world drawn has a seat
+    bidding off the model (that seat's hand guessed from the play alone)."""
+    n = meta["pimc_decisions"]
+    text = (f"{n:,} card decisions; worlds left out of a decision as too deep to solve: "
             f"{meta['worlds_dropped']:,}")  # fmt: skip
     if "auction_contradicted" in meta:
-        text += (f"; auctions read under the {meta['auction_model']}; options whose auction the model's own bids "
-                 f"do not make: {meta['auction_off_model']:,}; decisions whose worlds all have a seat "
-                 f"bidding off the model (worlds from its tremble): {meta['auction_contradicted']:,}")  # fmt: skip
+        text += (f"; guesses read the auction as the {meta['auction_model']} bids; options whose auction that bot "
+                 f"would not bid: {meta['auction_off_model']:,}; decisions where every world guessed has a seat "
+                 "whose bids the bot would not make (that hand guessed from the play alone): "
+                 f"{meta['auction_contradicted']:,} of {n:,}")  # fmt: skip
     return text
 
 
@@ -165,6 +168,17 @@ class Advice:
         """The short answer: the best options, the recommended one ``yes``, e.g.
         ``abondance ♠: yes, 0.97, +23 units · miserie: no, 0.05, −27 · pass: 0``; from the bid values (where
         there are some) ``vraag ♥: yes, +1.7 units · pass: 0 · miserie: no, −3.1 units``."""
+        return " · ".join(self._verdict_parts() + self._close_call())
+
+    def _close_call(self) -> list[str]:
+        """``close call: …`` when the recommendation beats the runner-up with probability below :data:`CLOSE_CALL`."""
+        if self.runner_up is None or self.p_order >= CLOSE_CALL:
+            return []
+        return [f"close call: better than {self.bid_label(self.runner_up)} with probability {self.p_order:.2f} only "
+                "(more --samples narrow it)"]  # fmt: skip
+
+    def _verdict_parts(self) -> list[str]:
+        """The verdict's options, best first: from the bid values where there are some, else from the table."""
         best = self.label(self.recommendation)
         parts = []
         if self.bids is not None:
@@ -178,7 +192,7 @@ class Advice:
                     parts.append(f"pass: {said}, 0" if said == "yes" else "pass: 0")
                 else:
                     parts.append(f"{self.bid_label(row)}: {said}, {ev} units")
-            return " · ".join(parts)
+            return parts
         for row in self._ranked()[: VERDICT_OPTIONS + 1]:
             said = "yes" if self.label(row) == best else "no"
             if row["contract"] == "pass":
@@ -187,7 +201,7 @@ class Advice:
                 ev = f"{row['ev_units']:+.1f}".replace("-", "−")
                 p = "no deal counted" if math.isnan(row["p_success"]) else f"{row['p_success']:.2f}"  # vraag: n = 0
                 parts.append(f"{self.label(row)}: {said}, {p}, {ev} units")
-        return " · ".join(parts)
+        return parts
 
     def _shown_bids(self, show_all: bool) -> pd.DataFrame:
         """The bid values shown (by the verdict and the bid table): without ``show_all``, not the bids whose
