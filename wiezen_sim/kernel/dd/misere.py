@@ -13,7 +13,6 @@ Every bound returns with its answer the cards that decided it (partition search,
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from wiezen_sim.kernel.bits import LANE, highest_index, lowest_index, popcount
@@ -101,7 +100,10 @@ def _guarded_suit(hands, seat, s, race, exit_suit):
     rounds = 0
     for k in (1, 2, 3):
         rounds = max(rounds, popcount((hands[(seat + k) & 3] >> (16 * s)) & LANE))
-    lasts = np.zeros(4, np.int64)  # per seat: the tricks led in s it surely still holds the suit in
+    # per seat 4 bits: the tricks led in s it surely still holds the suit in (at most 13;
+    # 0 for none, which no j >= 1 passes either way; a word, not an array: this runs at
+    # most trick starts of a misère search, where an allocation cost as much as the rest)
+    lasts = 0
     for k in (1, 2, 3):
         x = (seat + k) & 3
         lane_x = (hands[x] >> (16 * s)) & LANE
@@ -120,11 +122,12 @@ def _guarded_suit(hands, seat, s, race, exit_suit):
             if race:  # only those the seat follows in (at most its cards of u) are not matched
                 void_tricks = min(void_tricks, popcount((hands[seat] >> (16 * u)) & LANE))
             budget += void_tricks
-        lasts[x] = popcount(lane_x) - budget
+        last = popcount(lane_x) - budget
         if exit_suit == s or (exit_suit >= 0 and (hands[x] >> (16 * exit_suit)) & LANE == 0):
-            lasts[x] -= 1
+            last -= 1
         if race:
-            lasts[x] = rounds if lasts[x] >= popcount(mine) else 0
+            last = rounds if last >= popcount(mine) else 0
+        lasts |= max(last, 0) << (4 * x)
     g = mine
     j = 1
     while g and j <= rounds:
@@ -133,7 +136,7 @@ def _guarded_suit(hands, seat, s, race, exit_suit):
         for k in (1, 2, 3):
             x = (seat + k) & 3
             lane_x = (hands[x] >> (16 * s)) & LANE
-            if lane_x and lowest_index(lane_x) > d and lasts[x] >= j:
+            if lane_x and lowest_index(lane_x) > d and (lasts >> (4 * x)) & 15 >= j:
                 guarded = True
         if not guarded:
             return False
