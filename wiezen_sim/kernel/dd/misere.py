@@ -13,7 +13,6 @@ Every bound returns with its answer the cards that decided it (partition search,
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from wiezen_sim.kernel.bits import LANE, highest_index, lowest_index, popcount
@@ -54,9 +53,10 @@ def _never_wins_bound(hands, trump, mmask, cmask, lo, hi, tl, leader):
 
 
 @njit(cache=True)
-def _guarded_suit(hands, seat, s, race, exit_suit):
+def _guarded_suit(hands, seat, s, may_race, exit_suit):
     """No trump, ``seat`` never leads (it wins no trick): can the others never make it win a
-    trick led in suit ``s``?
+    trick led in suit ``s``? 1: yes; 2: only if it races the suit (asked only when
+    ``may_race``); 0: not shown.
 
     The seat plays its lowest card of the suit to every trick led in it (it discards its
     highest). Let d_j be its j-th lowest card; the suit is led at most ``rounds`` more
@@ -74,7 +74,7 @@ def _guarded_suit(hands, seat, s, race, exit_suit):
     in came first and took from the same longest holding; a card of u that X discarded
     elsewhere used up a discard of its own): X's discard budget is the sum over the
     other suits u, and X lasts the j-th trick when its cards minus the budget are at
-    least j. With ``race`` the seat, when void in the suit led, discards its highest
+    least j. Racing the suit, the seat, when void in the suit led, discards its highest
     card of ``s`` (one suit at most may be raced: the caller's duty), and only X's
     discards in tricks the seat follows suit in are counted: at most the seat's cards of
     u such tricks per suit u (those X is void in, capped by that). Every other trick X
@@ -101,13 +101,19 @@ def _guarded_suit(hands, seat, s, race, exit_suit):
     rounds = 0
     for k in (1, 2, 3):
         rounds = max(rounds, popcount((hands[(seat + k) & 3] >> (16 * s)) & LANE))
-    lasts = np.zeros(4, np.int64)  # per seat: the tricks led in s it surely still holds the suit in
+    # per seat 4 bits: the tricks led in s it surely still holds the suit in (at most 13;
+    # 0 for none, which no j >= 1 passes either way), plain and raced (both budgets from
+    # one pass; words, not arrays: this runs at most trick starts of a misère search,
+    # where an allocation cost as much as the rest)
+    lasts = 0
+    lasts_raced = 0
     for k in (1, 2, 3):
         x = (seat + k) & 3
         lane_x = (hands[x] >> (16 * s)) & LANE
         if lane_x == 0:
             continue
         budget = 0
+        budget_raced = 0  # only the tricks the seat follows in (at most its cards of u) are not matched
         for u in range(4):
             if u == s:
                 continue
@@ -117,29 +123,31 @@ def _guarded_suit(hands, seat, s, race, exit_suit):
                 if z != x:
                     longest = max(longest, popcount((hands[z] >> (16 * u)) & LANE))
             void_tricks = max(0, longest - popcount((hands[x] >> (16 * u)) & LANE))
-            if race:  # only those the seat follows in (at most its cards of u) are not matched
-                void_tricks = min(void_tricks, popcount((hands[seat] >> (16 * u)) & LANE))
             budget += void_tricks
-        lasts[x] = popcount(lane_x) - budget
-        if exit_suit == s or (exit_suit >= 0 and (hands[x] >> (16 * exit_suit)) & LANE == 0):
-            lasts[x] -= 1
-        if race:
-            lasts[x] = rounds if lasts[x] >= popcount(mine) else 0
+            budget_raced += min(void_tricks, popcount((hands[seat] >> (16 * u)) & LANE))
+        spent = 1 if exit_suit == s or (exit_suit >= 0 and (hands[x] >> (16 * exit_suit)) & LANE == 0) else 0
+        lasts |= max(popcount(lane_x) - budget - spent, 0) << (4 * x)
+        if popcount(lane_x) - budget_raced - spent >= popcount(mine):
+            lasts_raced |= rounds << (4 * x)
+    plain = True
+    raced = may_race
     g = mine
     j = 1
-    while g and j <= rounds:
+    while g and j <= rounds and (plain or raced):
         d = lowest_index(g)
         guarded = False
+        guarded_raced = False
         for k in (1, 2, 3):
             x = (seat + k) & 3
             lane_x = (hands[x] >> (16 * s)) & LANE
-            if lane_x and lowest_index(lane_x) > d and lasts[x] >= j:
-                guarded = True
-        if not guarded:
-            return False
+            if lane_x and lowest_index(lane_x) > d:
+                guarded |= (lasts >> (4 * x)) & 15 >= j
+                guarded_raced |= (lasts_raced >> (4 * x)) & 15 >= j
+        plain &= guarded
+        raced &= guarded_raced
         g &= g - 1
         j += 1
-    return True
+    return 1 if plain else (2 if raced else 0)
 
 
 @njit(cache=True)
@@ -199,14 +207,14 @@ def _never_wins(hands, trump, group, ducks, exit_suit):
             suit_g = g
             while g and rounds:
                 if lowest_index(g) > lowest_index(o):
-                    if trump < 0 and _guarded_suit(hands, highest_index(group), s, False, exit_suit):
-                        low = lowest_index(suit_g)
-                        break
-                    if trump < 0 and not race_used and _guarded_suit(hands, highest_index(group), s, True, exit_suit):
-                        race_used = True
-                        low = lowest_index(suit_g)
-                        break
-                    return -1
+                    guarded = 0
+                    if trump < 0:
+                        guarded = _guarded_suit(hands, highest_index(group), s, not race_used, exit_suit)
+                    if guarded == 0:
+                        return -1
+                    race_used |= guarded == 2
+                    low = lowest_index(suit_g)
+                    break
                 g &= g - 1
                 o &= o - 1
                 rounds -= 1
