@@ -170,7 +170,7 @@ def summary(advice: Advice) -> str:
         )
     if meta.get("troel_obligation"):
         text += " Three or four aces: troel is obligatory (only open miserie or solo slim may replace it)."
-    hint = advice.misere_hint().replace("--method pimc", f'the method "{METHOD_WORDS["pimc"]}"')
+    hint = advice.misere_hint(pimc=f'the method "{METHOD_WORDS["pimc"]}"')
     return f"{text} {hint}" if hint else text
 
 

@@ -249,16 +249,16 @@ class Advice:
             "if you declare it (each contract as if the other seats let it stand):",
         ]
 
-    def misere_hint(self) -> str:
-        """Under double dummy, a sentence that points to ``--method pimc`` when a misère-family contract one may bid
-        was made on some sampled deal (double-dummy defenders see the declarer's cards, which flatters them; the
-        misère family: RULES.md 1.3); else empty."""
+    def misere_hint(self, pimc: str = "--method pimc") -> str:
+        """Under double dummy, a sentence that points to the PIMC method (named ``pimc``: the CLI's option by
+        default) when a misère-family contract one may bid was made on some sampled deal (double-dummy defenders
+        see the declarer's cards, which flatters them; the misère family: RULES.md 1.3); else empty."""
         rows = self.table[self.biddable() & (self.table["p_success"] > 0)]
         if self.meta["method"] != "dd" or not any(contract_spec(c).misere for c in rows["contract"]):
             return ""
         return (
             "Double dummy lets the defenders of a misère see your cards, so it is made less often than at a "
-            "table: --method pimc plays it with players who guess the unseen cards from the auction (slower)."
+            f"table: {pimc} plays it with players who guess the unseen cards from the auction (slower)."
         )
 
     def partial_note(self) -> str:
@@ -324,6 +324,7 @@ class Advice:
         shown["mean_tricks"] = num("mean_tricks", "{:.2f}")
         shown["n"] = ["" if x is None else str(int(x)) for x in rows["n"]]
         rec, run = self.recommendation, self.runner_up
+        hint = self.misere_hint()
         worlds = f"{m['worlds']} world{'s' if m['worlds'] != 1 else ''}" if m["method"].startswith("pimc") else ""
         lines = [
             *([self.partial_note(), ""] if m.get("partial") else []),
@@ -333,7 +334,7 @@ class Advice:
             + (f", {worlds} per card decision ({describe_pimc(m)})" if worlds else ""),
             "",
             "verdict: " + self.verdict(),
-            *([f"({self.misere_hint()})"] if self.misere_hint() else []),
+            *([f"({hint})"] if hint else []),
             "",
             *self._bid_lines(show_all),
             shown.to_string(index=False),
