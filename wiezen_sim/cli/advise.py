@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> None:
         raise UsageError("--compare runs every method; leave out --method")
     for given, option in ((args.plot, "--plot"), (args.contracts, "--contracts")):
         if args.compare and given:
-            raise UsageError(f"{option} is for a single method (--compare asks every contract): leave out --compare")
+            raise UsageError(f"{option} is for a single method: leave out --compare")
     if args.worlds is not None and not (args.compare or args.method.startswith("pimc")):
         raise UsageError("--worlds is for PIMC play: add --method pimc (or pimc-uniform) or --compare")
     extra: dict = {} if args.compare else {"method": args.method, "contracts": args.contracts}
