@@ -58,7 +58,7 @@ from matplotlib.figure import Figure
 from scipy.stats import binomtest
 
 from wiezen_sim.analysis.advise import advise
-from wiezen_sim.analysis.advise.bids import flat
+from wiezen_sim.analysis.advise.bids import method_players
 from wiezen_sim.analysis.advise.deals import DEALER
 from wiezen_sim.analysis.advise.play import auction_behind, default_model
 from wiezen_sim.analysis.charts import finish_figure, label
@@ -72,7 +72,7 @@ from wiezen_sim.rules.contracts import contract_spec, succeeded
 from wiezen_sim.rules.dealing import Deal, deal_packets, new_deck
 from wiezen_sim.rules.play import PlayView, longest_suit, setup_play, suit_mask
 from wiezen_sim.rules.ruleset import get_rules
-from wiezen_sim.solvers.players import ADAPTIVE_CAP, MAX_WORLDS, PimcPlayer, Player, play_deal
+from wiezen_sim.solvers.players import ADAPTIVE_CAP, PimcPlayer, Player, play_deal
 from wiezen_sim.solvers.worlds import AuctionEvidence
 from wiezen_sim.vocabulary import SEATS, seat_name
 
@@ -93,11 +93,9 @@ ACCEPT_TRICKS = 4.0  # the advisor's vraag acceptance rule (its default)
 
 def pimc_players(worlds: int, streams: Sequence[np.random.SeedSequence], contract: str,
                  evidence: AuctionEvidence | None = None) -> list[Player]:  # fmt: skip
-    """Four PIMC players as the advisor makes them (``worlds`` per decision, adaptive up to ``ADAPTIVE_CAP``
-    times as many; tie window 0 for a flat-paying contract, else 1), reading ``evidence`` if given."""
-    window = 0 if flat(contract, get_rules()) else 1
-    cap = min(ADAPTIVE_CAP * worlds, MAX_WORLDS)
-    return [PimcPlayer(worlds, np.random.default_rng(s), window, auction=evidence, max_worlds=cap) for s in streams]
+    """Four PIMC players as the advisor makes them (:func:`~wiezen_sim.analysis.advise.bids.method_players`),
+    one per stream, reading ``evidence`` if given."""
+    return method_players("pimc", worlds, [np.random.default_rng(s) for s in streams], contract, get_rules(), evidence)
 
 
 def made(deal: Deal, decl: Declaration, players: list[Player]) -> tuple[bool, int]:

@@ -53,6 +53,7 @@ Per sampled deal (the arrays of :func:`bid_batch`; ``k`` indexes :func:`bid_opti
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -86,6 +87,7 @@ __all__ = [
     "bid_options",
     "first_bid",
     "flat",
+    "method_players",
     "needed",
     "obliged",
 ]
@@ -192,6 +194,21 @@ def flat(contract: str, rules: RuleSet) -> bool:
     return contract in FLAT and not (contract == "abondance" and rules.abondance_levels)
 
 
+def method_players(method: str, worlds: int, rngs: Sequence[np.random.Generator], contract: str, rules: RuleSet,
+                   evidence: AuctionEvidence | None = None) -> list[Player]:  # fmt: skip
+    """The four players of a play method as the advisor makes them, one per generator in ``rngs`` (seat order).
+
+    ``pimc`` and ``pimc-uniform``: PIMC players with ``worlds`` worlds per decision, adaptive up to
+    ``ADAPTIVE_CAP`` times as many (at most ``MAX_WORLDS``), tie window 0 for a contract that pays flat
+    (:func:`flat`) else 1, reading ``evidence`` (the auction; None: uniform worlds). ``heuristic``: the
+    heuristic players (``rngs`` only sets how many).
+    """
+    if not method.startswith("pimc"):
+        return [Player() for _ in rngs]
+    window, cap = (0 if flat(contract, rules) else 1), min(ADAPTIVE_CAP * worlds, MAX_WORLDS)
+    return [PimcPlayer(worlds, rng, window, auction=evidence, max_worlds=cap) for rng in rngs]
+
+
 def _played_tricks(
     d: Declaration, deal: Deal, rules: RuleSet, players: list[Player]
 ) -> tuple[int, tuple[int, ...], int]:
@@ -287,7 +304,6 @@ def bid_batch(
     }
     asked = [j for j, o in enumerate(options) if ((not no_pass) if o.contract == PASS else ask(o.contract))]
     order = [(seat + step) % SEATS for step in range(1, SEATS)]
-    max_worlds = min(ADAPTIVE_CAP * worlds, MAX_WORLDS)
     for i, word in enumerate(seeds):
         hands = sample_hands(word, hand, seat, turned)
         deal = Deal((int(hands[0]), int(hands[1]), int(hands[2]), int(hands[3])), DEALER, turned)
@@ -330,9 +346,8 @@ def bid_batch(
                 else:
                     evidence = AuctionEvidence(tuple(turns), model) if method == "pimc" else None
                     streams = np.random.SeedSequence([int(word), OTHERS_STREAM + j]).spawn(SEATS)
-                    players = [PimcPlayer(worlds, np.random.default_rng(r), 0 if flat(d.contract, rules) else 1,
-                                          auction=evidence, max_worlds=max_worlds) if method.startswith("pimc")
-                               else Player() for r in streams]  # fmt: skip
+                    rngs = [np.random.default_rng(r) for r in streams]
+                    players = method_players(method, worlds, rngs, d.contract, rules, evidence)
                     tricks, side, target = _played_tricks(d, deal, rules, players)
                     out["bid_auction_contradicted"][i] += sum(getattr(pl, "auction_contradicted", 0) for pl in players)
                 units += settle(rules, d.contract, side, tricks, target, d.level)[seat]

@@ -59,7 +59,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from wiezen_sim.analysis.advise.bids import FLAT, BidOption, bid_batch, first_bid, flat
+from wiezen_sim.analysis.advise.bids import FLAT, BidOption, bid_batch, first_bid, flat, method_players
 from wiezen_sim.analysis.advise.dd_table import dd_batch
 from wiezen_sim.analysis.advise.deals import DEALER, sample_hands
 from wiezen_sim.analysis.threshold import ThresholdBidder
@@ -70,7 +70,7 @@ from wiezen_sim.rules.contracts import ACCEPT, CONTRACTS, PASS, WAIT, contract_s
 from wiezen_sim.rules.dealing import Deal
 from wiezen_sim.rules.play import PlayRecord
 from wiezen_sim.rules.ruleset import RuleSet
-from wiezen_sim.solvers.players import ADAPTIVE_CAP, DEFAULT_WORLDS, MAX_WORLDS, PimcPlayer, Player, play_deal
+from wiezen_sim.solvers.players import DEFAULT_WORLDS, PimcPlayer, play_deal
 from wiezen_sim.solvers.worlds import AuctionEvidence, AuctionModel
 from wiezen_sim.vocabulary import SEATS
 
@@ -160,7 +160,6 @@ def play_batch(
         model: ``pimc``'s bidding model (default :func:`default_model` of ``accept_tricks``).
     """
     model = model or default_model(accept_tricks)
-    max_worlds = min(ADAPTIVE_CAP * worlds, MAX_WORLDS)
     options = play_options(rules, hand)
     n = len(seeds)
     trump = card_suit(turned)
@@ -196,8 +195,7 @@ def play_batch(
             if method == "pimc":
                 evidence, off = auction_behind(deal, contract, suit, seat, acceptor, model, rules)
                 out["auction_off_model"][i] += off
-            players = [PimcPlayer(worlds, r, 0 if decided else 1, auction=evidence, max_worlds=max_worlds)
-                       if method.startswith("pimc") else Player() for r in rngs]  # fmt: skip
+            players = method_players(method, worlds, rngs, contract, rules, evidence)
             record = play_deal(deal, Declaration(contract, declarers, trump=suit), players, rules=rules,
                                until_decided=decided)  # fmt: skip
             side = declarers if contract != "troel" else (seat, _troel_partner(record, seat))
