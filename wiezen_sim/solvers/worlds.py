@@ -41,10 +41,10 @@ stated bound: a seat left unread has, with 95 % confidence, the model's bids in 
 3 / PILOT of the consistent deals). A world costs about 1 / ((1 − ε)·Q + ε·rate)
 candidates for a seat read, Q the share of the consistent deals in which the model makes
 its bids: a few thousand for the bot's rarest bids (open miserie, about 1 hand in 2000).
-:attr:`PosteriorWorlds.off_model` counts the worlds drawn in which some hidden seat's bids are not the model's. Bids left
-out of the evidence: a pass the rules force (the only legal bid: it says nothing about the
-hand, whatever the hand, RULES.md 1.4), and the bids of a seat whose cards the observer
-sees (its own, an exposed hand) add nothing.
+:attr:`PosteriorWorlds.off_model` counts the worlds drawn in which some hidden seat's bids
+are not the model's. Bids left out of the evidence: a pass the rules force (the only legal
+bid: it says nothing about the hand, whatever the hand, RULES.md 1.4), and the bids of a
+seat whose cards the observer sees (its own, an exposed hand) add nothing.
 """
 
 from __future__ import annotations
