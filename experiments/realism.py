@@ -4,8 +4,12 @@
 [--worlds 16] [--budget MINUTES] [--jobs 2] [--seed 2026] [--parts contracts,bids,rules,lead]
 [--resume] [--out DIR] [--label TEXT]``. Four parts, each written to ``results/realism/`` as it finishes:
 
-1. ``contracts``: per contract, ``--deals`` deals whose eldest hand suits it (the deals and the filter of
-   ``dd_vs_pimc.py``), each made or not under four methods on the same deal: ``dd`` (can the declaring side
+1. ``contracts``: per contract, ``--deals`` deals on which the advisor's bidding model (the threshold bot,
+   bidding for all four seats) declares it (:func:`bid_deals`: the players then hear an auction the model
+   makes, so reading it is what is tested), topped up where the bot bids it too rarely (solo slim: never
+   in four million deals) with deals whose eldest hand suits it (the filter of ``dd_vs_pimc.py``; their
+   auction is off the model, counted); ``meta.json`` gives the sources. Each deal is made or not under four
+   methods on the same deal: ``dd`` (can the declaring side
    make it with every hand seen), ``pimc-uniform`` (four PIMC players, worlds drawn uniformly),
    ``pimc`` (four PIMC players drawing worlds from the posterior given the auction that leads to the
    contract, :func:`~wiezen_sim.analysis.advise.play.auction_behind` under the advisor's bidding model) and
@@ -65,9 +69,9 @@ from wiezen_sim.analysis.charts import finish_figure, label
 from wiezen_sim.analysis.experiment import Experiment, load_experiment, run_experiment
 from wiezen_sim.analysis.provenance import git_commit, machine_info, package_versions
 from wiezen_sim.analysis.stats import mean_interval, wilson
-from wiezen_sim.cards import SUITS, card_name, card_suit, hand_name
+from wiezen_sim.cards import FULL_DECK, SUITS, card_name, card_suit, cards_of, hand_name
 from wiezen_sim.parallel import Interrupted, progress_bar, run_tasks, sample_seeds
-from wiezen_sim.rules.auction import Declaration
+from wiezen_sim.rules.auction import Declaration, apply, start_auction
 from wiezen_sim.rules.contracts import contract_spec, succeeded
 from wiezen_sim.rules.dealing import Deal, deal_packets, new_deck
 from wiezen_sim.rules.play import PlayView, longest_suit, setup_play, suit_mask
@@ -89,6 +93,9 @@ LEAD_OFFSET = 2  # the lead part's declarer: the second hand, so that eldest (a 
 PARTS = ("contracts", "bids", "rules", "lead")
 BIDS_STREAM = 19  # the bid mix's positions: sample_seeds(seed, hands, BIDS_STREAM)
 ACCEPT_TRICKS = 4.0  # the advisor's vraag acceptance rule (its default)
+BID_DEALS_STREAM = 23  # the contracts part's deal stream (bid_deals)
+BID_CHUNK = 16384  # deals drawn at once by bid_deals
+BID_DEALS_LIMIT = 4_000_000  # deals bid_deals draws at most per contract
 
 
 def pimc_players(worlds: int, streams: Sequence[np.random.SeedSequence], contract: str,
@@ -105,6 +112,53 @@ def made(deal: Deal, decl: Declaration, players: list[Player]) -> tuple[bool, in
     side = setup_play([decl], deal, get_rules()).side
     ok = succeeded(contract_spec(decl.contract), record.side_tricks(side), record.target)
     return bool(ok), record.tricks[0][1][0]
+
+
+def bid_deals(contract: str, n: int, seed: int,
+              limit: int = BID_DEALS_LIMIT) -> tuple[list[tuple[Deal, Declaration]], int]:  # fmt: skip
+    """The first ``n`` deals of a seeded stream on which the advisor's bidding model, bidding for all four
+    seats, ends the auction with ``contract`` declared (and nothing else), with that declaration; at most
+    ``limit`` deals are drawn (the bot's rarest contracts may give fewer than ``n``).
+
+    Deals are uniform (a shuffled deck split into hands, a random dealer, the turned card the dealer's last),
+    drawn ``BID_CHUNK`` at a time; the auction is run only on the deals where some seat wishes ``contract``
+    (:meth:`~wiezen_sim.analysis.threshold.ThresholdBidder.wishing`: the model bids no contract it does not
+    wish, so no deal is lost by this). Returns (deals with their declarations, deals drawn).
+    """
+    model, rules = default_model(ACCEPT_TRICKS), get_rules()
+    rng = np.random.default_rng([seed, CONTRACTS.index(contract), BID_DEALS_STREAM])
+    deck = np.array(cards_of(FULL_DECK), dtype=np.int64)
+    found: list[tuple[Deal, Declaration]] = []
+    drawn = 0
+    while len(found) < n and drawn < limit:
+        order = rng.permuted(np.tile(deck, (BID_CHUNK, 1)), axis=1).reshape(BID_CHUNK, SEATS, 13)
+        hands = np.bitwise_or.reduce(np.left_shift(np.int64(1), order), axis=2)  # [deal, seat]
+        dealers = rng.integers(SEATS, size=BID_CHUNK)
+        turned = order[np.arange(BID_CHUNK), dealers, 12]
+        wished = np.zeros(BID_CHUNK, dtype=bool)
+        for suit in range(len(SUITS)):
+            rows = np.flatnonzero(turned >> 4 == suit)
+            for seat in range(SEATS):
+                wished[rows] |= model.wishing(hands[rows, seat], suit, contract)
+        for i in np.flatnonzero(wished).tolist():
+            if drawn + i >= limit or len(found) == n:
+                break
+            deal = Deal(tuple(int(h) for h in hands[i]), int(dealers[i]), int(turned[i]))
+            state = start_auction(deal, rules)
+            while not state.done:
+                state = apply(state, model(state))
+            if [d.contract for d in state.declarations] == [contract]:
+                found.append((deal, state.declarations[0]))
+        drawn += BID_CHUNK
+    return found, min(drawn, limit)
+
+
+def contract_deals(contract: str, n: int, seed: int) -> tuple[list[tuple[Deal, Declaration]], int, int]:
+    """Part 1's deals for a contract: those the bidding model bids it on (:func:`bid_deals`), topped up to ``n``
+    with deals whose eldest hand suits it (``dd_vs_pimc.make_deals``: the bot never bids solo slim in
+    millions of deals). Returns (deals with declarations, how many the model bid, deals drawn for them)."""
+    found, drawn = bid_deals(contract, n, seed)
+    return found + make_deals(contract, n - len(found), seed), len(found), drawn
 
 
 def evidence_for(deal: Deal, decl: Declaration) -> tuple[AuctionEvidence, bool]:
@@ -358,7 +412,8 @@ def contract_chart(table: pd.DataFrame, meta: dict) -> Figure:
     ax.set_ylabel(label("p_success"))
     ax.set_ylim(0, 1.05)
     ax.grid(axis="y", alpha=0.3)
-    caption = (f"The same deals for the four methods (n under each contract; eldest's hand suits the contract); "
+    caption = (f"The same deals for the four methods (n under each contract; deals on which the threshold bot "
+               f"declares the contract, topped up by a hand filter where it rarely does: meta.json); "
                f"PIMC players: {meta['worlds']} worlds per card (adaptive up to {ADAPTIVE_CAP}×); error bars: "
                f"Wilson 95\u00a0% interval; seed {meta['seed']}. {meta['label']}")  # fmt: skip
     finish_figure(fig, "P(contract made): double dummy vs PIMC (uniform, reading the auction) vs heuristic",
@@ -443,11 +498,14 @@ def main() -> int:
             break
         run: dict
         if part == "contracts":
+            picked = {c: contract_deals(c, args.deals, args.seed) for c in CONTRACTS}
             tasks = [(c, i, d, decl, args.worlds, args.seed) for c in CONTRACTS
-                     for i, (d, decl) in enumerate(make_deals(c, args.deals, args.seed))]  # fmt: skip
+                     for i, (d, decl) in enumerate(picked[c][0])]  # fmt: skip
             tasks.sort(key=lambda t: (t[1], CONTRACTS.index(t[0])))  # round-robin: a budget cut leaves every contract
             records, run = run_part(part, evaluate_contract, tasks, [(t[0], t[1]) for t in tasks],
                                     ["contract", "deal"], args)  # fmt: skip
+            run["deal_sources"] = {c: {"bid_by_the_model": picked[c][1], "deals_drawn": picked[c][2],
+                                       "by_hand_filter": args.deals - picked[c][1]} for c in CONTRACTS}  # fmt: skip
             table = contract_table(records, args.deals)
             table.to_csv(out / "contracts.csv", index=False, float_format="%.4f")
             contract_chart(table, meta | settings).savefig(out / "contracts.png", dpi=110)

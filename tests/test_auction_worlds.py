@@ -1,7 +1,7 @@
 """Worlds that read the auction (issue 19 parts 1, 5): the sampled distribution is the exact posterior
 of the model read with a tremble, no world contradicts the play, worlds off the model come with the
-posterior's mass and are counted; the threshold bot as a model; the auction behind an advised option
-(part 3)."""
+posterior's mass and are counted, a rare bid is read (not drowned by the tremble); the threshold bot as a
+model; the auction behind an advised option (part 3)."""
 
 import dataclasses
 import itertools
@@ -23,7 +23,17 @@ from wiezen_sim.rules.dealing import Deal, deal_packets, new_deck
 from wiezen_sim.rules.play import play_hand, setup_play
 from wiezen_sim.rules.ruleset import get_rules
 from wiezen_sim.solvers.players import PimcPlayer
-from wiezen_sim.solvers.worlds import TREMBLE, AuctionEvidence, PosteriorWorlds, count_worlds, observe, sample_world
+from wiezen_sim.solvers.worlds import (
+    RATE_HANDS,
+    TREMBLE,
+    AuctionEvidence,
+    PosteriorWorlds,
+    bid_rate,
+    count_worlds,
+    observe,
+    reference_hands,
+    sample_world,
+)
 
 RULES = get_rules()
 BOT = ThresholdBidder()
@@ -87,20 +97,63 @@ def agrees(world, info, history, evidence):
     return sum(not off for off in ways) / len(ways)
 
 
-def tremble_weight(world, info, history, evidence, tremble=TREMBLE):
-    """The likelihood of the auction in a world under the model read with a tremble: for each way to give the
-    discards back, (1 - ε) + ε = 1 for a seat whose bids are the model's and ε for one whose are not, multiplied
-    over the seats whose bids are read; averaged over the ways."""
-    ways = readings(world, info, history, evidence)
-    return sum(tremble ** len(off) for off in ways) / len(ways)
+_RATES: dict = {}
 
 
-def off_mass(worlds, info, history, evidence, posterior):
+def scalar_rate(evidence, seat):
+    """How often the model (the scalar bot, one hand at a time) makes every bid of ``seat`` over the reference
+    hands, at least 1 / RATE_HANDS: the off-model part of the tremble."""
+    turns = tuple((state, bid) for state, bid in evidence.turns if state.to_act == seat)
+    if turns not in _RATES:
+        hits = 0
+        for hand in reference_hands().tolist():
+            placed = [
+                dataclasses.replace(state, hands=tuple(hand if s == seat else h for s, h in enumerate(state.hands)))
+                for state, _ in turns
+            ]
+            hits += all(evidence.model(p) == bid for p, (_, bid) in zip(placed, turns, strict=True))
+        _RATES[turns] = max(hits / RATE_HANDS, 1 / RATE_HANDS)
+    return _RATES[turns]
+
+
+def heard_seats(info, evidence):
+    """The seats whose bids the observer reads: hidden ones that chose a bid."""
+    seats = {state.to_act for state, _ in evidence.turns}
+    return {s for s in seats if info.counts[s] > card_count(info.hands_known[s])}
+
+
+def unread_seats(worlds, info, history, evidence):
+    """The heard seats that bid off the model in every (world, discard owners) way: their bids are left unread."""
+    ways = [off for w in worlds for off in readings(w, info, history, evidence)]
+    return {s for s in heard_seats(info, evidence) if all(s in off for off in ways)}
+
+
+def way_weights(world, info, history, evidence, unread, tremble=TREMBLE):
+    """For each way to give the discards back: the product over the seats read of (1 - ε) + ε·rate for a seat
+    whose bids are the model's and ε·rate for one whose are not."""
+    read = heard_seats(info, evidence) - unread
+    out = []
+    for off in readings(world, info, history, evidence):
+        w = 1.0
+        for s in read:
+            e = tremble * scalar_rate(evidence, s)
+            w *= e if s in off else 1 - tremble + e
+        out.append(w)
+    return out
+
+
+def tremble_weight(world, info, history, evidence, unread):
+    """The likelihood of the auction in a world under the model read with a tremble, averaged over the ways."""
+    weights = way_weights(world, info, history, evidence, unread)
+    return sum(weights) / len(weights)
+
+
+def off_mass(worlds, info, history, evidence, posterior, unread):
     """The posterior mass of the (world, discard owners) pairs in which a hidden seat bids off the model."""
     mass = 0.0
     for w, p in zip(worlds, posterior, strict=True):
         ways = readings(w, info, history, evidence)
-        weights = [TREMBLE ** len(off) for off in ways]
+        weights = way_weights(w, info, history, evidence, unread)
         mass += p * sum(x for x, off in zip(weights, ways, strict=True) if off) / sum(weights)
     return mass
 
@@ -133,25 +186,32 @@ def small_position(kleine):
         history = [(leader, cards) for leader, cards, _ in record.tricks[:11]]
         info = observe(2, deal.hands, history, deal.dealer, deal.turned, (), discards)
         worlds = every_world(info)
-        weights = np.array([tremble_weight(w, info, history, evidence) for w in worlds])
+        unread = unread_seats(worlds, info, history, evidence)
+        weights = np.array([tremble_weight(w, info, history, evidence, unread) for w in worlds])
         if len(set(weights.tolist())) > 1:
-            return info, history, evidence, worlds, weights / weights.sum()
+            return info, history, evidence, worlds, weights / weights.sum(), unread
     raise AssertionError("no informative position")
 
 
 def fits(draws, worlds, posterior):
-    """Whether ``draws`` (world tuples) look drawn from ``posterior``: none outside it, chi-square p > 0.001."""
+    """Whether ``draws`` (world tuples) look drawn from ``posterior``: none outside it, chi-square p > 0.001
+    (the worlds expected fewer than 5 times pooled into one cell, as the test needs)."""
     counts = Counter(draws)
     if any(posterior[worlds.index(w)] == 0 for w in counts):
         return False
-    support = [i for i, p in enumerate(posterior) if p > 0]
-    observed = [counts[worlds[i]] for i in support]
-    return chisquare(observed, posterior[support] * len(draws)).pvalue > 0.001
+    expected = posterior * len(draws)
+    observed = np.array([counts[w] for w in worlds])
+    big, small = expected >= 5, (expected > 0) & (expected < 5)
+    obs, exp = list(observed[big]), list(expected[big])
+    if small.any():
+        obs.append(observed[small].sum())
+        exp.append(expected[small].sum())
+    return len(obs) > 1 and chisquare(obs, exp).pvalue > 0.001
 
 
 @pytest.mark.parametrize("kleine", [False, True])
 def test_sampled_worlds_follow_the_exact_posterior(kleine):
-    info, history, evidence, worlds, posterior = small_position(kleine)
+    info, history, evidence, worlds, posterior, unread = small_position(kleine)
     n = 40 * int((posterior > 0).sum())
     rejection = PosteriorWorlds(info, history, evidence, np.random.default_rng(1), enumerate_up_to=0)
     draws = [tuple(rejection.draw()) for _ in range(n)]
@@ -162,8 +222,8 @@ def test_sampled_worlds_follow_the_exact_posterior(kleine):
     assert np.allclose([p[w] for w in worlds], posterior)
     assert fits([tuple(exact.draw()) for _ in range(n)], worlds, posterior)
     # worlds off the model come with the posterior's mass (each counted once), by both samplers
-    mass = off_mass(worlds, info, history, evidence, posterior)
-    assert 0 < mass < 1
+    mass = off_mass(worlds, info, history, evidence, posterior, unread)
+    assert 0 < mass < 1 and rejection.unread == exact.unread == unread
     for sampler in (rejection, exact):
         assert sampler.drawn == n and binomtest(sampler.off_model, n, mass).pvalue > 0.001
     # the test can fail: uniform worlds (the auction ignored), and posterior draws skewed to the lower of two
@@ -245,10 +305,41 @@ def test_rejection_off_the_model_is_fast_and_the_tremble_checked():
     posterior = PosteriorWorlds(info, [], impossible, np.random.default_rng(6))
     worlds = [posterior.draw() for _ in range(20)]
     assert not posterior.exact and posterior.off_model == posterior.drawn == 20
+    assert posterior.unread == {state.to_act for state, _ in evidence.turns} - {0}  # every bid heard left unread
     assert all(info.consistent(w) for w in worlds)
     for bad in (0.0, -0.1, 1.5):
         with pytest.raises(ValueError, match="tremble"):
             PosteriorWorlds(info, [], evidence, np.random.default_rng(6), tremble=bad)
+
+
+def test_bid_rate_is_the_models_rate_over_the_reference_hands():
+    """bid_rate (the bot's wish codes over many hands) against the scalar bot hand by hand."""
+    for seed in (1, 2):
+        deal = deal_packets(new_deck(np.random.default_rng(seed)), seed % 4)
+        evidence, _ = bot_auction(deal)
+        for seat in {state.to_act for state, _ in evidence.turns}:
+            turns = tuple((state, bid) for state, bid in evidence.turns if state.to_act == seat)
+            assert bid_rate(BOT, turns) == scalar_rate(evidence, seat)
+    assert len(set(reference_hands().tolist())) == RATE_HANDS
+    assert all(card_count(h) == 13 for h in reference_hands().tolist())
+
+
+def test_a_rare_bid_is_read_not_drowned_by_the_tremble():
+    """The bot bids open miserie with about 1 hand in 2000; a defender who heard it draws declarer hands the
+    bot would bid it with, off the model only about ε of the time (a flat tremble ε per seat drowned such
+    a rare bid: about 95 % of the worlds had an ordinary declarer hand)."""
+    deal = deal_with(np.random.default_rng(0), {1: LOW})
+    evidence, final = bot_auction(deal)
+    assert [(d.contract, d.declarers) for d in final.declarations] == [("open_miserie", (1,))]
+    turns = tuple((state, bid) for state, bid in evidence.turns if state.to_act == 1)
+    assert bid_rate(BOT, turns) < 0.002
+    info = observe(2, deal.hands, [], deal.dealer, deal.turned)
+    posterior = PosteriorWorlds(info, [], evidence, np.random.default_rng(1))
+    worlds = [posterior.draw() for _ in range(200)]
+    assert not posterior.exact and not posterior.unread
+    assert posterior.off_model < 0.2 * posterior.drawn
+    declarer_on = [BOT.wishes(w[1], card_suit(deal.turned))["open_miserie"] for w in worlds]
+    assert sum(declarer_on) > 0.8 * len(worlds)
 
 
 def reference_wishes(bot, hand, turned_suit):

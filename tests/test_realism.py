@@ -11,10 +11,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from wiezen_sim.cards import FULL_DECK, SUITS, card_suit, cards_of, parse_card, parse_hand
+from wiezen_sim.cards import FULL_DECK, SUITS, card_count, card_suit, cards_of, parse_card, parse_hand
 from wiezen_sim.rules.auction import Declaration
 from wiezen_sim.rules.contracts import contract_spec
-from wiezen_sim.rules.dealing import Deal
+from wiezen_sim.rules.dealing import Deal, deal_packets, new_deck
 from wiezen_sim.rules.play import setup_play
 from wiezen_sim.rules.ruleset import get_rules
 from wiezen_sim.solvers.dd import DDSolver
@@ -133,3 +133,36 @@ def test_committed_charts_say_what_they_show(realism):
     assert (bids.groupby("method")["count"].sum() == bids.groupby("method").hands.first()).all()
     fig = realism.bid_chart(bids, meta | meta["settings"])
     assert [t.get_text() for t in fig.legends[0].get_texts()] == ["advisor, dd", "advisor, pimc"]
+
+
+def test_the_bidding_model_declares_only_what_it_wishes(realism):
+    """bid_deals runs the auction only on deals where some seat wishes the contract: every contract the bot
+    declares on random deals is one its declarer's hand wishes (else bid_deals would lose such deals)."""
+    model, rules = realism.default_model(realism.ACCEPT_TRICKS), realism.get_rules()
+    rng = np.random.default_rng(5)
+    seen = set()
+    for _ in range(400):
+        deal = deal_packets(new_deck(rng), int(rng.integers(4)))
+        state = realism.start_auction(deal, rules)
+        while not state.done:
+            state = realism.apply(state, model(state))
+        for d in state.declarations:
+            hand = np.array([deal.hands[d.declarers[0]]], dtype=np.int64)
+            assert model.wishing(hand, card_suit(deal.turned), d.contract)[0], (d, deal)
+            seen.add(d.contract)
+    assert {"vraag", "solo", "troel"} <= seen
+
+
+def test_bid_deals_are_ones_the_model_declares(realism):
+    deals, drawn = realism.bid_deals("miserie", 3, 7)
+    again, _ = realism.bid_deals("miserie", 3, 7)
+    assert len(deals) == 3 and drawn % realism.BID_CHUNK == 0 and deals == again
+    model, rules = realism.default_model(realism.ACCEPT_TRICKS), realism.get_rules()
+    for deal, decl in deals:
+        state = realism.start_auction(deal, rules)
+        while not state.done:
+            state = realism.apply(state, model(state))
+        assert list(state.declarations) == [decl]
+        assert sorted(card_count(h) for h in deal.hands) == [13] * 4 and deal.hands[deal.dealer] >> deal.turned & 1
+    none, drawn = realism.bid_deals("solo_slim", 1, 7, limit=realism.BID_CHUNK)
+    assert none == [] and drawn == realism.BID_CHUNK

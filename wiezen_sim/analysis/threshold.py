@@ -188,6 +188,27 @@ class ThresholdBidder:
             code |= flags[name].astype(np.int64) << bit
         return code
 
+    def wishing(self, hands: np.ndarray, turned_suit: int, contract: str) -> np.ndarray:
+        """Whether each hand would declare ``contract`` when it may (:meth:`wishes`; abondance: at level 9
+        in its best suit; troel: the hand holds three or four aces, RULES.md 1.5).
+
+        Args:
+            hands: ``int64[n]`` card masks of 13 cards; turned_suit: 0..3; contract: a contract name.
+
+        Returns:
+            ``bool[n]``.
+
+        Raises:
+            ValueError: an unknown contract.
+        """
+        codes = self.codes(hands, turned_suit)
+        if contract == "abondance":
+            return (codes & 63) >= 2 * self.threshold("abondance")
+        name = "holds_troel" if contract == "troel" else contract
+        if name not in _FLAG_BIT:
+            raise ValueError(f"unknown contract {contract!r}; known: {', '.join(CONTRACTS)}")
+        return (codes >> _FLAG_BIT[name] & 1).astype(bool)
+
     @staticmethod
     def _wishes_of(code: int) -> dict[str, object]:
         """The :meth:`wishes` dict of a wish code."""

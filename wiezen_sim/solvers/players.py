@@ -66,8 +66,9 @@ as sure to lose, another card sure to lose within the worlds planned stays out.
 Reading the auction (issue 19): a player given :class:`~wiezen_sim.solvers.worlds.AuctionEvidence`
 draws its worlds from the posterior given the auction, read with a tremble
 (:class:`~wiezen_sim.solvers.worlds.PosteriorWorlds`): there is always a world, and a
-decision in which every world drawn has a hidden seat bidding off the model (the auction as
-the model reads it contradicts what the seat sees) is counted (``auction_contradicted``).
+decision in which every world drawn has a hidden seat bidding off the model, or in which a
+seat's bids are left unread (the auction as the model reads it contradicts what the seat
+sees), is counted (``auction_contradicted``).
 """
 
 from __future__ import annotations
@@ -524,7 +525,8 @@ class PimcPlayer(Player):
     Attributes:
         decisions: decisions made by sampling; worlds_dropped: worlds left out of them
             (a question past the solver's node limit); auction_contradicted: decisions in which
-            every world drawn has a seat bidding off the model (module docstring).
+            every world drawn has a seat bidding off the model or a seat's bids are left unread
+            (module docstring).
     """
 
     name = "pimc"
@@ -543,10 +545,12 @@ class PimcPlayer(Player):
         self.rng = rng or np.random.default_rng(0)
         self.deal: Deal | None = None
         self.discards: list[int] | None = None
+        self.unread: set[int] = set()  # seats whose bids were left unread at an earlier decision of this deal
 
     def start(self, deal: Deal, discards: Sequence[int] | None) -> None:
         self.deal = deal
         self.discards = None if discards is None else list(discards)
+        self.unread = set()
 
     def __call__(self, view: PlayView) -> int:
         if self.deal is None:
@@ -565,7 +569,9 @@ class PimcPlayer(Player):
         solver = self.solver or _solver()
         hits = solver.limit_hits
         posterior = (
-            None if self.auction is None or not info.unseen else PosteriorWorlds(info, history, self.auction, self.rng)
+            None
+            if self.auction is None or not info.unseen
+            else PosteriorWorlds(info, history, self.auction, self.rng, unread=frozenset(self.unread))
         )
         scores = pimc_scores(info, trump, view.leader, view.trick, view.setup.side, goal,
                              target - _side_tricks(view), [c[-1] for c in classes], self.worlds, self.rng,
@@ -573,7 +579,9 @@ class PimcPlayer(Player):
                              self.max_worlds)  # fmt: skip
         self.decisions += 1
         self.worlds_dropped += solver.limit_hits - hits
-        self.auction_contradicted += posterior is not None and posterior.off_model == posterior.drawn
+        if posterior is not None:
+            self.unread |= posterior.unread
+            self.auction_contradicted += bool(posterior.unread) or posterior.off_model == posterior.drawn
         sign = 1 if view.seat in view.setup.side else -1
         keys = [tuple(sign * int(x) for x in row) for row in scores]
         best = [cls for cls, key in zip(classes, keys, strict=True) if key == max(keys)]

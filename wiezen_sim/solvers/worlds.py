@@ -15,35 +15,48 @@ bidding model (:class:`AuctionModel`, pluggable; the advisor passes the threshol
 draws worlds from the posterior: uniform over the deals consistent with the information
 set, weighted by the likelihood of the bids the other seats chose. The model is read with a
 tremble (ε-contamination, :data:`TREMBLE`): each hidden seat bids by the model with
-probability 1 − ε, and otherwise off the model, its bids then saying nothing about its
-hand; the likelihood of a world is the product over the hidden seats of
-(1 − ε) · P(the model makes every bid of that seat | its hand) + ε. No consistent deal has
-likelihood 0: an auction the model cannot explain (the advisor's own bids "if I declare
-it", a bid replaced by a pass, a played card that rules out every hand the model would
-bid with) leaves the worlds uniform over the play on that seat, where a deterministic model
-would leave none. The tremble is per seat, not per bid: a seat whose several bids are all
-off the model costs one factor ε, not one per bid. Where at most :data:`ENUMERATE_WORLDS`
-deals are consistent with the information set they are enumerated and the posterior is
-exact; otherwise worlds are drawn by rejection from the exact sampler, a candidate kept
-with probability equal to its likelihood (at most 1). The rejection is exact and never
-gives up: a candidate is kept with probability at least ε per hidden seat whose bids are
-read, so one world takes at most ε^-k candidates on average (k ≤ 3 such seats: 20, 400, 8000
-at ε = 0.05). :attr:`PosteriorWorlds.off_model` counts the worlds drawn in which some hidden
-seat's bids are not the model's (likelihood from the tremble alone). Bids left unread: a
-pass the rules force (the only legal bid: it says nothing about the hand, whatever the
-hand, RULES.md 1.4) is not in the evidence, and the bids of a seat whose cards the observer
-sees (its own, an exposed hand) add nothing.
+probability 1 − ε, and otherwise off the model, making the same bids as the model but for a
+hand of its own (its bids then say nothing about its hand, and are as likely as the model
+makes them over random hands: :func:`bid_rate`, at least 1 / :data:`RATE_HANDS`). The
+likelihood of a world is the product over the hidden seats of
+(1 − ε) · P(the model makes every bid of that seat | its hand) + ε · rate(those bids).
+So a seat whose bids are rare is off the model with posterior probability about ε, not
+about ε / rate: the defenders of a miserie the bot bids draw declarer hands the bot would
+bid miserie with (before this rate factor, a flat ε gave 95 % of their worlds an ordinary
+declarer hand, since the bot bids miserie with about 1 % of hands). The tremble is per seat,
+not per bid: a seat whose several bids are all off the model counts once.
+
+A seat's bids may be ones the model makes with no hand consistent with the play (the
+advisor's own bids "if I declare it", a bid replaced by a pass, a played card that rules out
+every hand the model would bid with). Such a seat's bids are left *unread* at that decision:
+its hands are drawn from the play alone, and the decision is counted
+(:attr:`PosteriorWorlds.unread`). Where at most :data:`ENUMERATE_WORLDS` deals are
+consistent with the information set they are enumerated, the posterior is exact and a seat
+is unread exactly when no consistent deal gives it the model's bids. Otherwise worlds are
+drawn by rejection from the exact sampler (a candidate kept with probability its
+likelihood over the largest likelihood, one test per seat read, the rarest bids first),
+which is exact for the seats read. A seat is read only if the model makes its bids in at
+least one of up to :data:`PILOT` candidates drawn first, and not drawn from afterwards (the
+stated bound: a seat left unread has, with 95 % confidence, the model's bids in less than
+3 / PILOT of the consistent deals). A world costs about 1 / ((1 − ε)·Q + ε·rate)
+candidates for a seat read, Q the share of the consistent deals in which the model makes
+its bids: a few thousand for the bot's rarest bids (open miserie, about 1 hand in 2000).
+:attr:`PosteriorWorlds.off_model` counts the worlds drawn in which some hidden seat's bids
+are not the model's. Bids left out of the evidence: a pass the rules force (the only legal
+bid: it says nothing about the hand, whatever the hand, RULES.md 1.4), and the bids of a
+seat whose cards the observer sees (its own, an exposed hand) add nothing.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
 
-from wiezen_sim.cards import card_count, cards_of, suit_holding
+from wiezen_sim.cards import FULL_DECK, card_count, cards_of, suit_holding
 from wiezen_sim.kernel import worlds as _kw
 from wiezen_sim.kernel.playout import rng_new
 from wiezen_sim.rules.auction import AuctionState, Bid
@@ -51,11 +64,14 @@ from wiezen_sim.vocabulary import SEATS
 
 __all__ = [
     "ENUMERATE_WORLDS",
+    "PILOT",
+    "RATE_HANDS",
     "TREMBLE",
     "AuctionEvidence",
     "AuctionModel",
     "InfoSet",
     "PosteriorWorlds",
+    "bid_rate",
     "count_worlds",
     "enumerate_worlds",
     "observe",
@@ -65,6 +81,11 @@ __all__ = [
 
 ENUMERATE_WORLDS = 2000  # consistent deals up to which the posterior is enumerated (exact)
 TREMBLE = 0.05  # ε: the prior probability that a seat bids off the bidding model (module docstring)
+RATE_HANDS = 4096  # random hands over which bid_rate counts how often the model makes a seat's bids
+PILOT = 2048  # rejection: candidates in which the model must make a seat's bids at least once for them to be read
+_RATE_SEED = 19  # the random hands of bid_rate (fixed: the rate is part of the model's reading)
+_KEPT_RATES = 256  # bid rates kept (one auction's seats are read at every decision of a deal)
+_rates: dict[tuple[int, tuple], tuple[object, float]] = {}
 _FIRST_BATCH, _MAX_BATCH = 64, 4096  # candidates drawn at once: 64, then four times more, up to 4096
 
 
@@ -213,6 +234,43 @@ class AuctionEvidence:
     model: AuctionModel
 
 
+@functools.lru_cache(maxsize=1)
+def reference_hands() -> np.ndarray:
+    """``int64[RATE_HANDS]``: random 13-card hands from the full deck, the same in every process
+    (seeded by ``_RATE_SEED``): the hands over which :func:`bid_rate` counts."""
+    rng = np.random.default_rng(_RATE_SEED)
+    deck = np.array(cards_of(FULL_DECK), dtype=np.int64)
+    picks = rng.permuted(np.tile(deck, (RATE_HANDS, 1)), axis=1)[:, :13]
+    return np.bitwise_or.reduce(np.left_shift(np.int64(1), picks), axis=1)
+
+
+def bid_rate(model: AuctionModel, turns: tuple[tuple[AuctionState, Bid], ...]) -> float:
+    """How often the model makes one seat's bids: the mean over :func:`reference_hands` of
+    P(the model makes every bid of ``turns`` | that hand), at least 1 / :data:`RATE_HANDS`.
+
+    The off-model part of the tremble (module docstring): a seat off the model makes these
+    bids this often, whatever its hand. Kept per (model, turns) for the decisions of a deal.
+
+    Args:
+        model: the bidding model; turns: the seat's bids with the auction state before each.
+
+    Returns:
+        A probability in [1 / RATE_HANDS, 1].
+    """
+    key = (id(model), turns)
+    if key not in _rates:
+        if len(_rates) >= _KEPT_RATES:
+            _rates.clear()
+        hands = reference_hands()
+        made = np.ones(len(hands))
+        for state, bid in turns:
+            live = np.flatnonzero(made > 0)
+            if live.size:
+                made[live] *= model.likelihood(state, bid, hands[live])
+        _rates[key] = (model, max(float(made.mean()), 1 / RATE_HANDS))  # the model kept: its id stays its own
+    return _rates[key][1]
+
+
 class PosteriorWorlds:
     """Worlds drawn one at a time from the posterior given the play and the auction, read with a tremble
     (module docstring).
@@ -225,11 +283,15 @@ class PosteriorWorlds:
         rng: numpy Generator for every draw.
         tremble: ε, the prior probability that a seat bids off the model (0 < ε ≤ 1).
         enumerate_up_to: enumerate the consistent deals when there are at most this many.
+        unread: seats whose bids are left unread from the start (found unread at an earlier decision of the
+            same observer in the same deal: the consistent deals only shrink as cards are seen).
 
     Attributes:
         exact: whether the posterior is enumerated (False: rejection); worlds, p: then the
             consistent deals (``int64[W, places]``) and their posterior probabilities
             (``float64[W]``, all positive).
+        unread: the hidden seats whose bids are left unread at this decision (no consistent
+            deal found in which the model makes them: module docstring).
         drawn, off_model: worlds drawn so far, and those of them in which the model does not
             make every bid of some hidden seat (with the unseen discards' owners drawn with them).
 
@@ -239,12 +301,15 @@ class PosteriorWorlds:
 
     def __init__(self, info: InfoSet, history: list[tuple[int, list[int]]], evidence: AuctionEvidence,
                  rng: np.random.Generator, tremble: float = TREMBLE,
-                 enumerate_up_to: int = ENUMERATE_WORLDS) -> None:  # fmt: skip
+                 enumerate_up_to: int = ENUMERATE_WORLDS, unread: frozenset[int] = frozenset()) -> None:  # fmt: skip
         if not 0 < tremble <= 1:
             raise ValueError(f"the tremble must be in (0, 1], got {tremble!r}")
         self.info, self.model, self.rng, self.tremble = info, evidence.model, rng, tremble
         hidden = [s for s in range(SEATS) if info.counts[s] > card_count(info.hands_known[s])]
-        self.turns = {s: [(state, bid) for state, bid in evidence.turns if state.to_act == s] for s in hidden}
+        turns = {s: tuple((state, bid) for state, bid in evidence.turns if state.to_act == s) for s in hidden}
+        self.turns = {s: t for s, t in turns.items() if t}
+        self.unread = {s for s in self.turns if s in unread}
+        self.rate = {s: bid_rate(self.model, t) for s, t in self.turns.items()}
         self.played = np.zeros(SEATS, dtype=np.int64)
         for leader, cards in history:
             for i, card in enumerate(cards):
@@ -255,40 +320,102 @@ class PosteriorWorlds:
         self.batch = _FIRST_BATCH
         self.drawn = self.off_model = 0
         self.exact = count_worlds(info) <= enumerate_up_to
-        self.worlds = enumerate_worlds(info) if self.exact else np.zeros((0, len(info.counts)), dtype=np.int64)
-        orders = list(itertools.permutations(range(self.n_discards)))  # every way the discards were made
-        weight = np.zeros((len(self.worlds), len(orders)))
-        self.on = np.zeros((len(self.worlds), len(orders)), dtype=bool)
-        for j, order in enumerate(orders):
-            owners = np.tile(np.array(order, dtype=np.int64), (len(self.worlds), 1))
-            weight[:, j], self.on[:, j] = self._likelihood(self.worlds, owners)
-        self.joint = weight.ravel() / weight.sum() if self.exact else np.zeros(0)  # per (world, discard order)
-        self.p = weight.sum(axis=1) / weight.sum() if self.exact else np.zeros(0)
+        if not self.exact:
+            self.worlds = np.zeros((0, len(info.counts)), dtype=np.int64)
+            self._pilot()
+            return
+        self.worlds = enumerate_worlds(info)
+        orders = list(itertools.permutations(range(self.n_discards)))
+        made = [self._made(self.worlds, self._owners(len(self.worlds), order)) for order in orders]
+        self.unread |= {s for s in self.turns if not any(m[s].any() for m in made)}
+        n = len(self.worlds)
+        weight = np.stack([self._weight(m, n) for m in made], axis=1)  # per (world, discard order)
+        self.on = np.stack([self._on(m, n) for m in made], axis=1)
+        self.joint = weight.ravel() / weight.sum()
+        self.p = weight.sum(axis=1) / weight.sum()
 
-    def _likelihood(self, worlds: np.ndarray, order: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The likelihood of the auction in each world with the tremble (``float64[n]``, in [ε^3, 1]) and whether
-        the model makes every bid of every hidden seat (``bool[n]``); ``order[w, j]`` = which of the other seats
-        (in seat order) discarded the ``j``-th lowest of the unseen discards."""
+    def _pilot(self) -> None:
+        """Rejection: leave unread the seats whose bids the model makes in none of up to :data:`PILOT` candidates
+        (drawn 64, 256, … at a time until every seat read has one; they are not drawn from afterwards)."""
+        found: set[int] = set()
+        tried, n = 0, _FIRST_BATCH
+        while tried < PILOT and (left := set(self.turns) - self.unread - found):
+            n = min(n, PILOT - tried)
+            dealt = self._dealt(sample_worlds(self.info, n, self.rng), self._owners(n, None))
+            found |= {s for s in left if self._seat_made(dealt[:, s], s).any()}
+            tried, n = tried + n, 4 * n
+        self.unread |= set(self.turns) - found
+
+    def _owners(self, n: int, order: tuple[int, ...] | None) -> np.ndarray:
+        """``int64[n, discards]``: which of the other seats (in seat order) discarded the ``j``-th lowest unseen
+        discard, the same ``order`` for every world (None: at random)."""
+        if order is None:
+            return np.argsort(self.rng.random((n, self.n_discards)), axis=1)
+        return np.tile(np.array(order, dtype=np.int64), (n, 1))
+
+    def _dealt(self, worlds: np.ndarray, owners: np.ndarray) -> np.ndarray:
+        """``int64[n, SEATS]``: each seat's dealt hand in each world (its cards, the cards it played, and under
+        kleine miserie the unseen discards given back by ``owners``)."""
         dealt = worlds[:, :SEATS] | self.played
         if worlds.shape[1] > SEATS:  # kleine miserie: give each unseen discard back to a seat
             rest = worlds[:, SEATS].copy()
             rows = np.arange(len(worlds))
-            for j in range(order.shape[1]):
+            for j in range(owners.shape[1]):
                 low = rest & -rest
                 rest ^= low
-                dealt[rows, self.owners[order[:, j]]] |= low
-        weight, on = np.ones(len(worlds)), np.ones(len(worlds), dtype=bool)
-        for seat, turns in self.turns.items():
-            if not turns:
-                continue
-            model = np.ones(len(worlds))  # P(the model makes every bid of this seat)
-            for state, bid in turns:
-                live = np.flatnonzero(model > 0)
-                if live.size:
-                    model[live] *= self.model.likelihood(state, bid, dealt[live, seat])
-            weight *= (1 - self.tremble) * model + self.tremble
-            on &= model > 0
-        return weight, on
+                dealt[rows, self.owners[owners[:, j]]] |= low
+        return dealt
+
+    def _seat_made(self, hands: np.ndarray, seat: int) -> np.ndarray:
+        """P(the model makes every bid of ``seat``) with each of ``hands`` (``int64[n]`` dealt): ``float64[n]``."""
+        made = np.ones(len(hands))
+        for state, bid in self.turns[seat]:
+            live = np.flatnonzero(made > 0)
+            if live.size:
+                made[live] *= self.model.likelihood(state, bid, hands[live])
+        return made
+
+    def _made(self, worlds: np.ndarray, owners: np.ndarray) -> dict[int, np.ndarray]:
+        """Per seat whose bids are heard: P(the model makes every bid of that seat) in each world (``float64[n]``)."""
+        dealt = self._dealt(worlds, owners)
+        return {seat: self._seat_made(dealt[:, seat], seat) for seat in self.turns}
+
+    def _factor(self, seat: int, made: np.ndarray) -> np.ndarray:
+        """A read seat's likelihood factor over its largest value: ((1 − ε)·made + ε·rate) / (1 − ε + ε·rate)."""
+        e = self.tremble * self.rate[seat]
+        return ((1 - self.tremble) * made + e) / (1 - self.tremble + e)
+
+    def _weight(self, made: dict[int, np.ndarray], n: int) -> np.ndarray:
+        """The likelihood of the auction in each of ``n`` worlds over its largest value (``float64[n]`` in
+        (0, 1]); the seats left unread count 1."""
+        weight = np.ones(n)
+        for seat, p in made.items():
+            if seat not in self.unread:
+                weight = weight * self._factor(seat, p)
+        return weight
+
+    def _on(self, made: dict[int, np.ndarray], n: int) -> np.ndarray:
+        """Whether the model makes every bid of every hidden seat in each of ``n`` worlds (``bool[n]``; unread
+        seats too)."""
+        on = np.ones(n, dtype=bool)
+        for p in made.values():
+            on = on & (p > 0)
+        return on
+
+    def _candidates(self, n: int) -> list[tuple[list[int], bool]]:
+        """Rejection: ``n`` candidates drawn, the kept ones with whether they are on the model. A candidate is
+        kept with probability its weight, as one test per read seat (the product), the seats with the rarest
+        bids first, so that the other seats' bids are read only in the candidates still kept."""
+        worlds = sample_worlds(self.info, n, self.rng)
+        dealt = self._dealt(worlds, self._owners(n, None))
+        keep, on = np.arange(n), np.ones(n, dtype=bool)  # on: aligned with keep
+        for seat in sorted(set(self.turns) - self.unread, key=lambda s: self.rate[s]):
+            made = self._seat_made(dealt[keep, seat], seat)
+            kept = self.rng.random(len(keep)) < self._factor(seat, made)
+            keep, on = keep[kept], on[kept] & (made[kept] > 0)
+        for seat in self.unread:
+            on = on & (self._seat_made(dealt[keep, seat], seat) > 0)
+        return [(worlds[k].tolist(), bool(o)) for k, o in zip(keep.tolist(), on.tolist(), strict=True)]
 
     def draw(self) -> list[int]:
         """One world (masks per place, as :func:`sample_world`)."""
@@ -299,11 +426,7 @@ class PosteriorWorlds:
         else:
             while not self.queue:
                 n, self.batch = self.batch, min(4 * self.batch, _MAX_BATCH)
-                worlds = sample_worlds(self.info, n, self.rng)
-                order = np.argsort(self.rng.random((n, self.n_discards)), axis=1)  # the discards' owners: at random
-                weight, model = self._likelihood(worlds, order)
-                keep = np.flatnonzero(self.rng.random(n) < weight)
-                self.queue = [(worlds[k].tolist(), bool(model[k])) for k in keep]
+                self.queue = self._candidates(n)
             world, on = self.queue.pop()
         self.off_model += not on
         return [int(h) for h in world]

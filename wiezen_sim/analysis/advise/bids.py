@@ -48,7 +48,7 @@ Per sampled deal (the arrays of :func:`bid_batch`; ``k`` indexes :func:`bid_opti
                              these values, over all bids
     bid_trick_nodes int64    their trick nodes (dd)
     bid_auction_contradicted int32  ``pimc``: decisions of those plays whose worlds all have a seat
-                             bidding off the model (worlds from the tremble)
+                             bidding off the model or with a seat's bids left unread
 """
 
 from __future__ import annotations

@@ -22,9 +22,10 @@ method. When a pass is not legal (the troel obligation) or the option's own bid 
 the auction stops there and the players read it up to that point. A deal on which the
 model's own bids do not lead to the option (a bid replaced, an acceptor's bid that is not
 the model's, the auction stopped, or the option not standing) is counted
-(``auction_off_model``): there the real hands are not what the model expects, and the
-players' worlds for such a seat come from the model's tremble
-(:data:`~wiezen_sim.solvers.worlds.TREMBLE`).
+(``auction_off_model``): there the real hands are not what the model expects: the
+players read such a seat's bids with the model's tremble
+(:data:`~wiezen_sim.solvers.worlds.TREMBLE`), and leave them unread once the play rules out
+the hands the model makes them with (:class:`~wiezen_sim.solvers.worlds.PosteriorWorlds`).
 
 Choices, beside those of :mod:`wiezen_sim.analysis.advise`:
 - Only the options one can bid are played: the vraag with the accepting partner
@@ -50,8 +51,8 @@ Per sampled deal (the arrays of :func:`play_batch`, one row per sample):
     worlds_dropped int32            of their worlds, those left out (a double-dummy question
                                     past ``PIMC_NODE_LIMIT`` trick nodes)
     auction_contradicted int32      ``pimc``: decisions whose worlds all have a seat bidding off
-                                    the model (the auction contradicts the play: worlds from
-                                    the tremble, :mod:`wiezen_sim.solvers.worlds`)
+                                    the model or with a seat's bids left unread (the auction
+                                    contradicts the play, :mod:`wiezen_sim.solvers.worlds`)
     auction_off_model int32         ``pimc``: options whose auction the model's bids do not make
 """
 

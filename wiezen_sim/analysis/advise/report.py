@@ -44,14 +44,14 @@ METHOD_WORDS = {
 def describe_pimc(meta: dict) -> str:
     """PIMC effort of a run in words: decisions, the worlds left out as too deep to solve, and (players reading the
     auction) the options whose auction the model would not bid and the decisions where every world drawn has a seat
-    bidding off the model (that seat's hand guessed from the play alone)."""
+    bidding off the model or a seat's bids were left unread (that seat's hand guessed from the play alone)."""
     n = meta["pimc_decisions"]
     text = (f"{n:,} card decisions; worlds left out of a decision as too deep to solve: "
             f"{meta['worlds_dropped']:,}")  # fmt: skip
     if "auction_contradicted" in meta:
         text += (f"; guesses read the auction as the {meta['auction_model']} bids; options whose auction that bot "
-                 f"would not bid: {meta['auction_off_model']:,}; decisions where every world guessed has a seat "
-                 "whose bids the bot would not make (that hand guessed from the play alone): "
+                 f"would not bid: {meta['auction_off_model']:,}; decisions where the play had ruled out the hands "
+                 "with which the bot makes some seat's bids (that hand guessed from the play alone): "
                  f"{meta['auction_contradicted']:,} of {n:,}")  # fmt: skip
     return text
 
