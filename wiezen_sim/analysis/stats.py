@@ -54,7 +54,9 @@ def mean_interval(values: np.ndarray, confidence: float = CONFIDENCE) -> tuple[f
     return mean, mean - half, mean + half
 
 
-def paired_difference(first: np.ndarray, second: np.ndarray, confidence: float = CONFIDENCE) -> tuple[float, float, float]:
+def paired_difference(
+    first: np.ndarray, second: np.ndarray, confidence: float = CONFIDENCE
+) -> tuple[float, float, float]:
     """Difference of two success probabilities measured on the same trials, ``P(second) - P(first)``, with
     Newcombe's hybrid score interval for paired proportions (Newcombe 1998, *Statistics in Medicine* 17:2635,
     method 10): the two Wilson intervals combined with the correlation of the pairs.

@@ -28,7 +28,7 @@ from wiezen_sim.vocabulary import seat_name
 __all__ = ["MAX_PIMC_SAMPLES", "MAX_SAMPLES", "add", "run"]
 
 MAX_SAMPLES = 10_000_000  # sampled deals (about 100 a second per core: more would run for days)
-# sampled deals played by PIMC players (about 1.4 s a deal on 2 cores, issue 19: 10,000 take about 4 hours)
+# sampled deals played by PIMC players: 3.4 CPU seconds a deal (README, 'How long it takes'): 5 hours on 2 cores
 MAX_PIMC_SAMPLES = 10_000
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 

@@ -345,6 +345,9 @@ class Advice:
         if hidden:
             lines.append(f"{hidden} rows not shown: a vraag with a fixed partner seat (the partner decides) "
                          "or not biddable now")  # fmt: skip
+        if m["method"] != "dd" and (t["contract"] == "vraag").any():
+            lines.append(f"not shown: a vraag with a fixed partner seat (the partner decides): the {m['method']} "
+                         "method plays only the first seat that accepts; --method dd --all shows them")  # fmt: skip
         lines += [
             "",
             f"recommendation: {self.bid_label(rec)}  ({rec['ev_units']:+.2f} units), "
@@ -442,8 +445,9 @@ class Comparison:
             names = ", ".join(option_name(r) for r in _records(self.table[hidden]))
             lines.append(f"never made under any method or no deal counted, not shown: {names} (--all shows every row)")
         if m.get("fixed_partner_rows"):
-            lines.append(f"{m['fixed_partner_rows']} rows not compared: a vraag with a fixed partner seat (the partner "
-                         "decides; only --method dd asks it, the play methods play the first seat that accepts)")  # fmt: skip
+            lines.append(f"{m['fixed_partner_rows']} rows not compared: a vraag with a fixed partner seat (the "
+                         "partner decides; only --method dd asks it, the play methods play the first seat that "
+                         "accepts)")  # fmt: skip
         lines += [
             "",
             "p_<method>: probability the contract is made: dd = double dummy, pimc / pimc-uniform / heuristic = four",
