@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
-from wiezen_sim.analysis.advise import EXAMPLE, METHODS, Advice, Comparison, advise, compare
-from wiezen_sim.analysis.advise.compare import COMPARED
 from wiezen_sim.cli.args import (
     WIEZEN_SEATS,
     UsageError,
@@ -20,10 +19,12 @@ from wiezen_sim.cli.args import (
     output_path,
     wiezen_seat,
 )
-from wiezen_sim.parallel import Interrupted
+from wiezen_sim.defaults import COMPARED, EXAMPLE, MAX_WORLDS, METHODS
 from wiezen_sim.rules.contracts import CONTRACTS
-from wiezen_sim.solvers.players import MAX_WORLDS
 from wiezen_sim.vocabulary import seat_name
+
+if TYPE_CHECKING:
+    from wiezen_sim.analysis.advise import Advice, Comparison
 
 __all__ = ["MAX_PIMC_SAMPLES", "MAX_SAMPLES", "add", "run"]
 
@@ -85,6 +86,9 @@ def run(args: argparse.Namespace) -> None:
     extra.update({"methods": args.compare} if args.compare else {"method": args.method})
     if args.worlds is not None:
         extra["worlds"] = args.worlds
+    from wiezen_sim.analysis.advise import Advice, advise, compare  # numba, pandas: after the checks
+    from wiezen_sim.parallel import Interrupted
+
     run_ = compare if args.compare else advise
     try:
         advice = run_(hand, seat, turned, rules=args.rules, samples=args.samples, seed=args.seed, n_jobs=args.jobs,

@@ -14,13 +14,12 @@ import pandas as pd
 from wiezen_sim.analysis.advise.recommend import advise
 from wiezen_sim.analysis.advise.report import Advice, Comparison
 from wiezen_sim.analysis.stats import paired_difference
+from wiezen_sim.defaults import COMPARED, DEFAULT_WORLDS  # the methods compared by default
 from wiezen_sim.parallel import Interrupted, resolve_seed
 from wiezen_sim.rules.ruleset import RuleSet
-from wiezen_sim.solvers.players import DEFAULT_WORLDS
 
 __all__ = ["COMPARED", "compare"]
 
-COMPARED = ("dd", "pimc", "heuristic")  # the methods compared by default
 PIMC_EFFORT = ("pimc_decisions", "worlds_dropped", "auction_model", "auction_off_model", "auction_contradicted")
 KEY = ("contract", "trump", "partner", "level")  # what names an option across the methods' tables
 
