@@ -158,8 +158,8 @@ def test_a_close_call_is_said_in_the_verdict():
     assert "close call" not in Advice(table, pd.DataFrame(), rec, run, CLOSE_CALL, {}).verdict()
 
 
-def test_compare_refuses_a_single_method_option_by_its_name(capsys):
-    """--compare with --contracts names --contracts (it used to name --plot too, which was not given)."""
-    assert main(["advise", "--compare", "--contracts", "solo"]) == 2
+def test_compare_refuses_plot_by_its_name(capsys):
+    """--compare with --plot names --plot (--contracts combines with --compare: tests/test_advise_compare.py)."""
+    assert main(["advise", "--compare", "--plot", "x.png"]) == 2
     said = capsys.readouterr().err
-    assert "--contracts is for a single method" in said and "--plot" not in said
+    assert "--plot is for a single method" in said and "--contracts" not in said and said.count("\n") == 1

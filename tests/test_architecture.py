@@ -22,7 +22,10 @@ PACKAGE = ROOT / "wiezen_sim"
 # (layer, the modules it holds: a dotted prefix covers a package and everything below it);
 # lowest first, as in docs/architecture.md. A module may import its own layer and lower ones.
 LAYERS = [
-    ("notation", ("wiezen_sim.cards", "wiezen_sim.vocabulary", "wiezen_sim.paths", "wiezen_sim.pbn")),
+    (
+        "notation",
+        ("wiezen_sim.cards", "wiezen_sim.vocabulary", "wiezen_sim.paths", "wiezen_sim.pbn", "wiezen_sim.defaults"),
+    ),
     ("rules", ("wiezen_sim.rules",)),
     ("kernel", ("wiezen_sim.kernel",)),
     ("solvers", ("wiezen_sim.solvers",)),

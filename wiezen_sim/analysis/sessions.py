@@ -47,6 +47,7 @@ import pandas as pd
 from wiezen_sim.analysis.bidders import make_bidder
 from wiezen_sim.analysis.stats import mean_interval, wilson
 from wiezen_sim.cards import SUITS, card_name, cards_of
+from wiezen_sim.defaults import MAX_HANDS, MAX_SESSIONS
 from wiezen_sim.parallel import Interrupted, resolve_seed, run_batches, sample_seeds
 from wiezen_sim.rules.bots import Bidder
 from wiezen_sim.rules.contracts import contract_spec, succeeded
@@ -71,8 +72,6 @@ __all__ = [
 ]
 
 MAX_THROW_INS = 1000  # consecutive redeals before a session gives up (bots that never bid)
-MAX_HANDS = 10_000  # hands of one session (RULES.md 1.8: commonly 16 or 24)
-MAX_SESSIONS = 10_000_000  # sessions of one simulation (their chips and log are kept in memory)
 
 
 @dataclass

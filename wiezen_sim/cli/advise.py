@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
-from wiezen_sim.analysis.advise import EXAMPLE, METHODS, Advice, Comparison, advise, compare
 from wiezen_sim.cli.args import (
     WIEZEN_SEATS,
     UsageError,
@@ -19,14 +19,18 @@ from wiezen_sim.cli.args import (
     output_path,
     wiezen_seat,
 )
-from wiezen_sim.parallel import Interrupted
+from wiezen_sim.defaults import COMPARED, EXAMPLE, MAX_WORLDS, METHODS
 from wiezen_sim.rules.contracts import CONTRACTS
-from wiezen_sim.solvers.players import MAX_WORLDS
 from wiezen_sim.vocabulary import seat_name
 
-__all__ = ["MAX_SAMPLES", "add", "run"]
+if TYPE_CHECKING:
+    from wiezen_sim.analysis.advise import Advice, Comparison
+
+__all__ = ["MAX_PIMC_SAMPLES", "MAX_SAMPLES", "add", "run"]
 
 MAX_SAMPLES = 10_000_000  # sampled deals (about 100 a second per core: more would run for days)
+# sampled deals played by PIMC players: 3.4 CPU seconds a deal (README, 'How long it takes'): 5 hours on 2 cores
+MAX_PIMC_SAMPLES = 10_000
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
 
@@ -37,6 +41,19 @@ def _contracts(text: str) -> list[str]:
         raise argparse.ArgumentTypeError(
             f"unknown contract {', '.join(unknown) or text!r}; known: {', '.join(CONTRACTS)}"
         )
+    return names
+
+
+def _methods(text: str) -> tuple[str, ...]:
+    """``--compare``'s methods: two or more distinct names of :data:`METHODS`, comma-separated."""
+    names = tuple(p.strip().lower() for p in text.split(",") if p.strip())
+    unknown = [n for n in names if n not in METHODS]
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f"unknown method {', '.join(unknown)!r}; known: {', '.join(METHODS)} (give the hand before --compare)"
+        )
+    if len(names) < 2 or len(set(names)) != len(names):
+        raise argparse.ArgumentTypeError(f"compare two or more distinct methods, e.g. dd,pimc; got {text!r}")
     return names
 
 
@@ -56,15 +73,22 @@ def run(args: argparse.Namespace) -> None:
         hand, turned = EXAMPLE["hand"], args.turned or EXAMPLE["turned"]
         seat = wiezen_seat(EXAMPLE["seat"]) if args.seat is None else args.seat
     if args.compare and args.method != "dd":
-        raise UsageError("--compare runs every method; leave out --method")
-    for given, option in ((args.plot, "--plot"), (args.contracts, "--contracts")):
-        if args.compare and given:
-            raise UsageError(f"{option} is for a single method: leave out --compare")
-    if args.worlds is not None and not (args.compare or args.method.startswith("pimc")):
-        raise UsageError("--worlds is for PIMC play: add --method pimc (or pimc-uniform) or --compare")
-    extra: dict = {} if args.compare else {"method": args.method, "contracts": args.contracts}
+        raise UsageError("--compare runs the methods it names (e.g. --compare dd,pimc); leave out --method")
+    if args.compare and args.plot:
+        raise UsageError("--plot is for a single method: leave out --compare")
+    played = args.compare or (args.method,)
+    if args.worlds is not None and not any(m.startswith("pimc") for m in played):
+        raise UsageError("--worlds is for PIMC play: add --method pimc (or pimc-uniform), or compare a pimc method")
+    if args.samples > MAX_PIMC_SAMPLES and any(m.startswith("pimc") for m in played):
+        raise UsageError(f"--samples {args.samples:,} is too many for PIMC play (seconds a deal): at most "
+                         f"{MAX_PIMC_SAMPLES:,} (hours already); ask for fewer or use --method dd")  # fmt: skip
+    extra: dict = {"contracts": args.contracts}
+    extra.update({"methods": args.compare} if args.compare else {"method": args.method})
     if args.worlds is not None:
         extra["worlds"] = args.worlds
+    from wiezen_sim.analysis.advise import Advice, advise, compare  # numba, pandas: after the checks
+    from wiezen_sim.parallel import Interrupted
+
     run_ = compare if args.compare else advise
     try:
         advice = run_(hand, seat, turned, rules=args.rules, samples=args.samples, seed=args.seed, n_jobs=args.jobs,
@@ -78,8 +102,6 @@ def run(args: argparse.Namespace) -> None:
     if args.plot:
         from wiezen_sim.analysis.charts import plot_advice
 
-        if not isinstance(advice, Advice):
-            raise UsageError("--plot is for a single method: leave out --compare")
         plot_advice(advice).savefig(args.plot)
         note(args, f"wrote {args.plot}")
     _print(args, advice)
@@ -92,7 +114,7 @@ def _print(args: argparse.Namespace, advice: Advice | Comparison) -> None:
     elif args.format == "csv":
         emit(args, advice.to_csv())
     else:
-        emit(args, advice.format_table(show_all=args.all) if isinstance(advice, Advice) else advice.format_table())
+        emit(args, advice.format_table(show_all=args.all))
 
 
 def add(sub: argparse._SubParsersAction) -> None:
@@ -114,7 +136,12 @@ def add(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--turned", help="the turned card, e.g. 7H (it lies in the dealer's hand; sets solo's trump)")
     add_rules(p)
     p.add_argument("--contracts", type=_contracts, help="only these contracts, e.g. abondance,miserie (default all)")
-    p.add_argument("--samples", type=int_range(1, MAX_SAMPLES), default=1000, help="sampled deals (default 1000)")
+    p.add_argument(
+        "--samples",
+        type=int_range(1, MAX_SAMPLES),
+        default=1000,
+        help=f"sampled deals (default 1000; at most {MAX_PIMC_SAMPLES:,} with a PIMC method)",
+    )
     p.add_argument("--seed", type=int_range(0), default=1, help="seed of the sampled deals (default 1; printed)")
     add_jobs(p)
     p.add_argument(
@@ -123,7 +150,16 @@ def add(sub: argparse._SubParsersAction) -> None:
         default="dd",
         help="dd (double dummy, default), pimc (players reading the auction), pimc-uniform (uniform worlds), heuristic",
     )
-    p.add_argument("--compare", action="store_true", help="dd, pimc and heuristic side by side on the same deals")
+    p.add_argument(
+        "--compare",
+        nargs="?",
+        const=COMPARED,
+        type=_methods,
+        metavar="METHODS",
+        help=f"methods side by side on the same deals: success, expected settlement and the paired difference of "
+        f"each option (default {','.join(COMPARED)}; any two or more of {', '.join(METHODS)}, comma-separated, "
+        "e.g. --compare dd,pimc-uniform,pimc); --contracts limits the options",
+    )
     p.add_argument(
         "--worlds",
         type=int_range(1, MAX_WORLDS),

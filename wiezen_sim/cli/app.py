@@ -16,7 +16,6 @@ from typing import NoReturn
 
 from wiezen_sim.cli import advise, demo, experiment, romanian, score, serve, simulate, solve
 from wiezen_sim.cli.args import EXIT_SIGNAL, EXIT_USAGE, Parser, UsageError
-from wiezen_sim.parallel import Interrupted, stop_signals
 
 __all__ = ["VERBS", "build_parser", "entry", "main"]
 
@@ -53,6 +52,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     parser = build_parser()
     args = parser.parse_args(argv)
+    from wiezen_sim.parallel import Interrupted, stop_signals  # after parsing: --help and refusals answer at once
+
     verb = " ".join(v for v in (args.command, getattr(args, "romanian_command", None)) if v)  # as argparse says it
     try:
         with stop_signals():

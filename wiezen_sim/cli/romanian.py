@@ -13,9 +13,8 @@ from typing import TYPE_CHECKING
 
 from wiezen_sim.cards import card_name, hand_name
 from wiezen_sim.cli.args import add_jobs, add_output, add_verb, emit, int_range, non_negative_float
-from wiezen_sim.parallel import Interrupted
+from wiezen_sim.defaults import MAX_WORLDS
 from wiezen_sim.rules.romanian import ONE_CARD_MODES, SCORING_PRESETS, SEQUENCES, SPECIAL_DEALS
-from wiezen_sim.solvers.players import MAX_WORLDS
 from wiezen_sim.vocabulary import seat_name
 
 if TYPE_CHECKING:
@@ -60,6 +59,7 @@ def _fmt_ci(lo: float, hi: float, digits: int) -> str:
 
 def _cmd_advise(args: argparse.Namespace) -> None:
     from wiezen_sim.analysis.romanian import Advice, advise
+    from wiezen_sim.parallel import Interrupted
 
     if args.forehead is not None and args.blind:
         raise ValueError("--forehead and --blind are two different deals: give one of them")
@@ -143,6 +143,7 @@ def _print_advice(args: argparse.Namespace, adv: Advice) -> None:
 
 def _cmd_simulate(args: argparse.Namespace) -> None:
     from wiezen_sim.analysis.romanian import SimulationResult, simulate
+    from wiezen_sim.parallel import Interrupted
 
     try:
         res = simulate(

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
-from wiezen_sim.analysis.sessions import MAX_HANDS, MAX_SESSIONS, SessionsResult, simulate_sessions
 from wiezen_sim.cli.args import add_jobs, add_output, add_rules, add_verb, emit, int_range, note, output_path
-from wiezen_sim.parallel import Interrupted
+from wiezen_sim.defaults import MAX_HANDS, MAX_SESSIONS
+
+if TYPE_CHECKING:
+    from wiezen_sim.analysis.sessions import SessionsResult
 
 __all__ = ["MAX_CHIP_LIMIT", "add", "run"]
 
@@ -25,6 +28,9 @@ def run(args: argparse.Namespace) -> None:
 
     Stopped (Ctrl-C, SIGTERM): the summary and the log of the sessions finished, marked PARTIAL.
     """
+    from wiezen_sim.analysis.sessions import SessionsResult, simulate_sessions
+    from wiezen_sim.parallel import Interrupted
+
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     try:
         result = simulate_sessions(args.hands, args.sessions, args.rules, bots, args.seed, args.jobs,

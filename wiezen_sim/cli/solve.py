@@ -35,7 +35,6 @@ import numpy as np
 from wiezen_sim.cards import PBN_SEATS, card_name, card_rank, card_suit, deal_name, parse_card, parse_deal
 from wiezen_sim.cli.args import PBN_SEAT_HELP, add_output, add_verb, emit, pbn_seat
 from wiezen_sim.pbn import PbnGame, read_pbn, write_pbn
-from wiezen_sim.solvers.dd import DDSolver, Replay, check_position, parse_side, replay
 from wiezen_sim.vocabulary import Objective, parse_objective, parse_trump
 
 __all__ = ["add", "run"]
@@ -161,6 +160,8 @@ def run(args: argparse.Namespace) -> None:
     _check_options(args)
     played = _parse_played(args.played) if args.played is not None else None
     deals, games = _read_deals(args)
+    from wiezen_sim.solvers.dd import DDSolver, Replay, check_position, parse_side, replay  # numba: after the checks
+
     solver = DDSolver(tt_mb=args.tt_mb)
     if args.table:
         for d in deals:

@@ -78,6 +78,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from wiezen_sim.cards import FULL_DECK, card_count, card_rank, card_suit, cards_of, suit_holding
+from wiezen_sim.defaults import DEFAULT_WORLDS, MAX_WORLDS
 from wiezen_sim.rules.auction import Declaration
 from wiezen_sim.rules.contracts import contract_spec
 from wiezen_sim.rules.dealing import Deal
@@ -111,8 +112,6 @@ __all__ = [
 
 HONOURS = (11, 12, 13)  # J Q K: "cover an honour"
 PLAYERS = ("random", "heuristic", "pimc")
-DEFAULT_WORLDS = 16
-MAX_WORLDS = 4096
 ADAPTIVE_CAP = 4  # adaptive M of the advisor's PIMC players: at most this many times M worlds
 PIMC_TT_MB = 32  # emptied for every decision; smaller tables make rare positions take minutes
 # trick nodes one question may take (about 0.5 s): on the advisor's example hand 16 of 121,033

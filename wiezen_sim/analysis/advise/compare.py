@@ -1,7 +1,8 @@
-"""``compare``: the advisor's methods side by side on the same sampled deals (issue 5).
+"""``compare``: the advisor's methods side by side on the same sampled deals (issues 5, 19).
 
 Every method sees the same deals (the same seed words); the difference of two methods'
-success rates is a paired difference, with a 95 % normal interval.
+success rates is a paired difference, with Newcombe's interval for paired proportions
+(:func:`~wiezen_sim.analysis.stats.paired_difference`).
 """
 
 from __future__ import annotations
@@ -12,11 +13,15 @@ import pandas as pd
 
 from wiezen_sim.analysis.advise.recommend import advise
 from wiezen_sim.analysis.advise.report import Advice, Comparison
+from wiezen_sim.analysis.stats import paired_difference
+from wiezen_sim.defaults import COMPARED, DEFAULT_WORLDS  # the methods compared by default
 from wiezen_sim.parallel import Interrupted, resolve_seed
 from wiezen_sim.rules.ruleset import RuleSet
-from wiezen_sim.solvers.players import DEFAULT_WORLDS
 
-__all__ = ["compare"]
+__all__ = ["COMPARED", "compare"]
+
+PIMC_EFFORT = ("pimc_decisions", "worlds_dropped", "auction_model", "auction_off_model", "auction_contradicted")
+KEY = ("contract", "trump", "partner", "level")  # what names an option across the methods' tables
 
 
 def compare(
@@ -28,24 +33,31 @@ def compare(
     seed: int | None = None,
     n_jobs: int = -1,
     worlds: int = DEFAULT_WORLDS,
-    methods: tuple[str, ...] = ("dd", "pimc", "heuristic"),
+    methods: tuple[str, ...] = COMPARED,
     **kwargs,
 ) -> Comparison:
-    """Success probabilities of every biddable option under several methods, on the same sampled deals.
+    """Success probabilities and expected settlements of every biddable option under several methods, on the same
+    sampled deals.
 
-    Runs :func:`~wiezen_sim.analysis.advise.advise` once per method with the same
-    seed (so the same deals; kleine miserie: the dd row uses its best discard, the
-    play rows the highest card). Arguments as there; ``kwargs`` go to ``advise``.
+    Runs :func:`~wiezen_sim.analysis.advise.advise` once per method (``dd``, ``pimc``,
+    ``pimc-uniform``, ``heuristic``) with the same seed (so the same deals; kleine miserie:
+    the dd row uses its best discard, the play rows the highest card), without the stop rule.
+    Arguments as there; ``kwargs`` go to ``advise`` (``contracts`` among them: each method is
+    asked only about those contracts). Only the options every method plays are compared:
+    not the vraag rows with a fixed partner seat, which the play methods do not play.
 
     Returns:
-        :class:`Comparison` (table columns in its docstring).
+        :class:`Comparison` (table columns in its docstring). ``meta`` as ``Advice.meta`` without
+        ``method``, with ``methods``, ``worlds``, ``fixed_partner_rows`` (the rows left out as not
+        played by every method) and, with a PIMC method, ``pimc_effort``: per PIMC method its
+        effort keys of ``Advice.meta`` (``pimc_decisions``, ``worlds_dropped``, ...).
 
     Raises:
-        ValueError: as :func:`~wiezen_sim.analysis.advise.advise`, or fewer than two methods.
+        ValueError: as :func:`~wiezen_sim.analysis.advise.advise`, or fewer than two distinct methods.
         Interrupted: Ctrl-C or SIGTERM, without a partial result.
     """
     if len(methods) < 2 or len(set(methods)) != len(methods):
-        raise ValueError(f"compare needs two or more distinct methods, got {methods}")
+        raise ValueError(f"compare needs two or more distinct methods, got {', '.join(methods) or 'none'}")
     seed = resolve_seed(seed)
     runs = {}
     for m in methods:
@@ -54,39 +66,38 @@ def compare(
         except Interrupted as exc:  # no comparison from part of the methods
             exc.partial, exc.unit = None, f"sampled deals of method {m} ({len(runs)} of {len(methods)} methods done)"
             raise
-
-    def keyed(advice: Advice) -> dict:
-        out = {}
-        for (_, row), ok in zip(advice.table.iterrows(), advice.success, strict=True):
-            if row.get("partner") in (None, "accepting") or _isnan(row.get("partner")):
-                key = (row.contract, row.trump, row.get("partner"), row.get("level"))
-                out[tuple(None if _isnan(x) else x for x in key)] = ok
-        return out
-
-    per = {m: keyed(a) for m, a in runs.items()}
+    per = {m: _keyed(a) for m, a in runs.items()}
     first = methods[0]
     rows = []
     for key in per[methods[1]]:
         if not all(key in per[m] for m in methods):
             continue
-        oks = {m: per[m][key] for m in methods}
-        row = dict(zip(("contract", "trump", "partner", "level"), key, strict=True), n=len(oks[first]))
-        row.update({f"p_{m}": float(oks[m].mean()) if len(oks[m]) else math.nan for m in methods})
+        row = dict(zip(KEY, key, strict=True), n=len(per[first][key][0]))
+        row.update({f"p_{m}": float(per[m][key][0].mean()) if len(per[m][key][0]) else math.nan for m in methods})
+        row.update({f"ev_{m}": per[m][key][1] for m in methods})
         for m in methods[1:]:
-            d = oks[m].astype(float) - oks[first].astype(float)
-            half = 1.96 * float(d.std(ddof=1)) / math.sqrt(len(d)) if len(d) > 1 else math.nan
-            mean = float(d.mean()) if len(d) else math.nan
-            row.update(
-                {f"diff_{m}": mean, f"diff_{m}_low": max(mean - half, -1.0), f"diff_{m}_high": min(mean + half, 1.0)}
-            )
+            diff, low, high = paired_difference(per[first][key][0], per[m][key][0])
+            row.update({f"diff_{m}": diff, f"diff_{m}_low": low, f"diff_{m}_high": high})
         rows.append(row)
     table = pd.DataFrame(rows).dropna(axis=1, how="all")
     meta = {k: v for k, v in runs[first].meta.items() if k != "method"}
-    meta.update(methods=list(methods), worlds=worlds)
-    if "pimc" in runs:
-        keys = ("pimc_decisions", "worlds_dropped", "auction_model", "auction_off_model", "auction_contradicted")
-        meta.update({k: runs["pimc"].meta[k] for k in keys})
+    fixed = max(len(a.table) - len(_keyed(a)) for a in runs.values())  # a vraag's rows with a fixed partner seat
+    meta.update(methods=list(methods), worlds=worlds, fixed_partner_rows=fixed)
+    effort = {m: {k: runs[m].meta[k] for k in PIMC_EFFORT if k in runs[m].meta} for m in methods if "pimc" in m}
+    if effort:
+        meta["pimc_effort"] = effort
     return Comparison(table, meta)
+
+
+def _keyed(advice: Advice) -> dict[tuple, tuple]:
+    """The options of ``advice`` one may bid (not a vraag with a fixed partner seat), by :data:`KEY`:
+    ``(success per deal counted (bool[n]), expected settlement in units)``."""
+    out = {}
+    for (_, row), ok in zip(advice.table.iterrows(), advice.success, strict=True):
+        if row.get("partner") in (None, "accepting") or _isnan(row.get("partner")):
+            key = tuple(None if _isnan(row.get(k)) else row.get(k) for k in KEY)
+            out[key] = (ok, float(row["ev_units"]))
+    return out
 
 
 def _isnan(x: object) -> bool:

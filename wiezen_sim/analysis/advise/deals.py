@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from wiezen_sim.cards import FULL_DECK, card_count, card_name, parse_card, parse_hand
+from wiezen_sim.defaults import EXAMPLE  # the CLI's built-in position
 from wiezen_sim.kernel.playout import rng_new, sample_deal
 from wiezen_sim.vocabulary import SEATS, parse_seat
 
@@ -17,7 +18,6 @@ __all__ = ["DEALER", "ELDEST", "EXAMPLE", "check_position", "sample_hands"]
 
 ELDEST = 0
 DEALER = SEATS - 1
-EXAMPLE = {"hand": "S:AKQJ98 H:AK2 D:K3 C:52", "seat": "eldest", "turned": "7H"}  # the CLI's built-in position
 
 
 def check_position(hand: str | int, seat: str | int, turned: str | int) -> tuple[int, int, int]:

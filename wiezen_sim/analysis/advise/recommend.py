@@ -25,6 +25,7 @@ from wiezen_sim.analysis.advise.report import Advice
 from wiezen_sim.analysis.advise.stopping import ROUND_FIRST, Option, contending_discards, in_contention, round_ends
 from wiezen_sim.analysis.stats import prob_greater, wilson
 from wiezen_sim.cards import card_name, hand_name
+from wiezen_sim.defaults import METHODS  # the play methods: wiezen_sim.analysis.advise.play
 from wiezen_sim.parallel import (
     Interrupted,
     progress_bar,
@@ -41,8 +42,6 @@ from wiezen_sim.solvers.worlds import AuctionModel
 from wiezen_sim.vocabulary import seat_name
 
 __all__ = ["METHODS", "TROEL_ONLY", "advise", "recommend"]
-
-METHODS = ("dd", "pimc", "pimc-uniform", "heuristic")  # the play methods: wiezen_sim.analysis.advise.play
 
 
 def advise(

@@ -345,6 +345,9 @@ class Advice:
         if hidden:
             lines.append(f"{hidden} rows not shown: a vraag with a fixed partner seat (the partner decides) "
                          "or not biddable now")  # fmt: skip
+        if m["method"] != "dd" and (t["contract"] == "vraag").any():
+            lines.append(f"not shown: a vraag with a fixed partner seat (the partner decides): the {m['method']} "
+                         "method plays only the first seat that accepts; --method dd --all shows them")  # fmt: skip
         lines += [
             "",
             f"recommendation: {self.bid_label(rec)}  ({rec['ev_units']:+.2f} units), "
@@ -381,10 +384,12 @@ class Advice:
 class Comparison:
     """Result of :func:`~wiezen_sim.analysis.advise.compare`: ``table`` has one row per option played by every method.
 
-    Columns: ``contract``, ``trump``, ``partner``, ``level``, ``n`` (deals counted),
-    ``p_<method>`` (success probability per method), and for every method but the
-    first ``diff_<method>`` = ``p_<method> - p_<first>`` with ``diff_<method>_low`` /
-    ``_high``, a 95 % normal interval of the paired difference (same deals), clipped to [-1, 1].
+    Columns: ``contract``, ``trump``, ``partner``, ``level`` (where they apply), ``n`` (deals
+    counted), ``p_<method>`` (success probability per method), ``ev_<method>`` (the declarer's
+    expected settlement per method, units, RULES.md 1.6), and for every method but the first
+    ``diff_<method>`` = ``p_<method> - p_<first>`` with ``diff_<method>_low`` / ``_high``, its
+    95 % interval for paired proportions (same deals; Newcombe's hybrid score interval:
+    :func:`~wiezen_sim.analysis.stats.paired_difference`).
     """
 
     table: pd.DataFrame
@@ -395,24 +400,60 @@ class Comparison:
         return {**self.meta, "contracts": _records(self.table)}
 
     def to_csv(self) -> str:
-        """The table as CSV, one line per row (no trailing newline)."""
-        return self.table.to_csv(index=False).rstrip("\n")
+        """The table as CSV, one line per row (floats to :data:`CSV_DIGITS` decimals, no trailing newline)."""
+        return self.table.round(CSV_DIGITS).to_csv(index=False).rstrip("\n")
 
-    def format_table(self) -> str:
-        """A plain-text report."""
-        m = self.meta
-        shown = self.table.astype(object).where(self.table.notna(), "")
-        for col in self.table.columns:
-            if col.startswith(("p_", "diff_")):
-                form = "{:+.3f}" if col.startswith("diff_") else "{:.3f}"
-                shown[col] = self.table[col].map(lambda x, form=form: "" if math.isnan(x) else form.format(x))
-        return "\n".join([
+    def hopeless(self) -> pd.Series:
+        """Per row (bool): no deal counted (``n`` = 0, a vraag nobody accepted) or never made under any method."""
+        p = self.table[[f"p_{m}" for m in self.meta["methods"]]]
+        return (self.table["n"] == 0) | (p.fillna(0) == 0).all(axis=1)
+
+    def format_table(self, show_all: bool = False) -> str:
+        """A plain-text report: the position and the run, the table (without ``show_all``, not the rows of
+        :meth:`hopeless`, named in a note), what is not compared, and a key to the columns."""
+        m, methods = self.meta, self.meta["methods"]
+        first = methods[0]
+        hidden = pd.Series(False, index=self.table.index) if show_all else self.hopeless()
+        rows = self.table[~hidden]
+        shown = pd.DataFrame({"contract": [option_name(r) for r in _records(rows)]})
+        if "partner" in rows and rows["partner"].notna().any():
+            shown["partner"] = rows["partner"].map(partner_words).to_numpy()
+        if "level" in rows and rows["level"].notna().any():
+            shown["level"] = ["" if x != x else str(int(x)) for x in rows["level"]]
+        shown["n"] = [str(int(x)) for x in rows["n"]]
+        for method in methods:
+            shown[f"p_{method}"] = ["" if math.isnan(x) else f"{x:.3f}" for x in rows[f"p_{method}"]]
+        for method in methods:
+            shown[f"ev_{method}"] = ["" if math.isnan(x) else f"{x:+.2f}" for x in rows[f"ev_{method}"]]
+        for method in methods[1:]:
+            shown[f"{method} − {first} (95% CI)"] = [
+                "" if math.isnan(d) else f"{d:+.3f} ({lo:+.3f} … {hi:+.3f})"
+                for d, lo, hi in zip(rows[f"diff_{method}"], rows[f"diff_{method}_low"], rows[f"diff_{method}_high"],
+                                     strict=True)
+            ]  # fmt: skip
+        efforts = [f"{method}: {describe_pimc(e)}" for method, e in m.get("pimc_effort", {}).items()]
+        lines = [
             f"hand {m['hand']}  seat {m['seat']}  turned {m['turned']}  rules {m['rules']}",
-            f"{m['samples']} sampled deals (the same for every method), seed {m['seed']}, pimc worlds {m['worlds']}"
-            + (f" ({describe_pimc(m)})" if "pimc_decisions" in m else ""),
+            f"{m['samples']} sampled deals (the same for every method), seed {m['seed']}, methods "
+            + ", ".join(f"{x} ({METHOD_WORDS[x]})" for x in methods)
+            + (f"; {m['worlds']} PIMC worlds per card decision" if efforts else ""),
+            *[f"  {line}" for line in efforts],
             "",
-            shown.to_string(index=False),
+            shown.to_string(index=False) if len(rows) else "(no option shown)",
+        ]
+        if hidden.any():
+            names = ", ".join(option_name(r) for r in _records(self.table[hidden]))
+            lines.append(f"never made under any method or no deal counted, not shown: {names} (--all shows every row)")
+        if m.get("fixed_partner_rows"):
+            lines.append(f"{m['fixed_partner_rows']} rows not compared: a vraag with a fixed partner seat (the "
+                         "partner decides; only --method dd asks it, the play methods play the first seat that "
+                         "accepts)")  # fmt: skip
+        lines += [
             "",
-            "p_<method>: probability the contract is made: dd = double dummy, pimc / heuristic = four such players;",
-            "diff_<method>: p_<method> - p_dd with a 95% interval of the paired difference (same deals).",
-        ])  # fmt: skip
+            "p_<method>: probability the contract is made: dd = double dummy, pimc / pimc-uniform / heuristic = four",
+            "such players; ev_<method>: your expected settlement in units (chips), RULES.md 1.6;",
+            f"<method> − {first}: the difference of p_<method> and p_{first} with a 95% interval for paired "
+            "proportions",
+            "(Newcombe's hybrid score interval: the same deals under both methods).",
+        ]
+        return "\n".join(lines)

@@ -1,0 +1,22 @@
+"""Names and limits shared by the library and the command-line parsers, importable without numba, pandas or
+scipy, so that ``wiezen-sim --help`` and the light verbs answer at once (the verbs import their work only
+when run). Each is re-exported by the module it belongs to; this is its one definition.
+"""
+
+from __future__ import annotations
+
+__all__ = ["COMPARED", "DEFAULT_WORLDS", "EXAMPLE", "MAX_HANDS", "MAX_SESSIONS", "MAX_WORLDS", "METHODS"]
+
+# PIMC players (wiezen_sim.solvers.players): worlds sampled per card decision
+DEFAULT_WORLDS = 16
+MAX_WORLDS = 4096
+
+# the advisor (wiezen_sim.analysis.advise): its play methods (wiezen_sim.analysis.advise.play), those
+# ``compare`` runs by default, and the CLI's built-in position
+METHODS = ("dd", "pimc", "pimc-uniform", "heuristic")
+COMPARED = ("dd", "pimc", "heuristic")
+EXAMPLE = {"hand": "S:AKQJ98 H:AK2 D:K3 C:52", "seat": "eldest", "turned": "7H"}
+
+# sessions (wiezen_sim.analysis.sessions)
+MAX_HANDS = 10_000  # hands of one session (RULES.md 1.8: commonly 16 or 24)
+MAX_SESSIONS = 10_000_000  # sessions of one simulation (their chips and log are kept in memory)
