@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> None:
         raise
     if not args.hand:  # after the run, so that a bad input's error stays one line
         note(args, f"No hand given: the built-in example {hand!r}, seat {seat_name(seat)}, turned {turned}.")
-    if args.plot:
+    if args.plot and isinstance(advice, Advice):  # --plot is refused with --compare
         from wiezen_sim.analysis.charts import plot_advice
 
         plot_advice(advice).savefig(args.plot)
