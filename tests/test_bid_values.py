@@ -190,11 +190,11 @@ def test_outputs_carry_the_bid_values(capsys, compiled_kernels):
 
 def test_the_stop_rule_judges_the_bids(compiled_kernels):
     """A hopeless bid stops being valued after the first round; the recommendation and runner-up are bid values."""
-    from wiezen_sim.analysis.advise.stopping import ROUND_FIRST
+    from wiezen_sim.analysis.advise.stopping import FIRST_LOOK
 
     adv = advise(HAND, "eldest", TURNED, samples=200, seed=2, n_jobs=1, progress=False, contracts=["solo", "miserie"])
     n = dict(zip(adv.bids.contract, adv.bids.n, strict=True))
-    assert n["miserie"] == ROUND_FIRST  # dominated by the best bid after the first round: no longer valued
+    assert n["miserie"] == FIRST_LOOK  # dominated by the best bid after the first round: no longer valued
     ranked = adv.bids.sort_values("ev_units", ascending=False, kind="stable")
     assert adv.recommendation["contract"] == ranked.iloc[0].contract
     assert adv.runner_up["ev_units"] == pytest.approx(ranked.iloc[1].ev_units)
