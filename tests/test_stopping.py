@@ -6,21 +6,25 @@ import pytest
 from wiezen_sim.analysis.advise import advise
 from wiezen_sim.analysis.advise.stopping import (
     DOMINATED,
+    FIRST_LOOK,
     HALF_WIDTH,
     ROUND_FIRST,
     contending_discards,
     in_contention,
+    p_better,
     round_ends,
 )
+from wiezen_sim.analysis.stats import prob_greater
 
 HAND = "S:AKJ98 H:A52 D:K32 C:52"  # solo in spades made about 9 times in 10 (7S turned), miserie hopeless
 
 
 def test_round_ends_double_up_to_the_ceiling():
     assert round_ends(1) == [1]
-    assert round_ends(ROUND_FIRST) == [ROUND_FIRST]
-    assert round_ends(1000) == [32, 64, 128, 256, 512, 1000]
-    assert round_ends(129) == [32, 64, 128, 129]
+    assert round_ends(FIRST_LOOK) == [FIRST_LOOK]
+    assert round_ends(ROUND_FIRST) == [8, 16, 32]
+    assert round_ends(1000) == [8, 16, 32, 64, 128, 256, 512, 1000]
+    assert round_ends(129) == [8, 16, 32, 64, 128, 129]
     with pytest.raises(ValueError, match="positive"):
         round_ends(0)
 
@@ -41,6 +45,24 @@ def test_a_dominated_option_stops_and_a_close_one_keeps_the_run_going():
     assert 0.99 < DOMINATED < 1
 
 
+def test_dominance_is_a_student_t_test_and_needs_the_first_look():
+    """At a few deals the paired t-test is surer of less than the normal approximation; below 8 deals it tells
+    nothing; with no spread the sign decides."""
+    rng = np.random.default_rng(3)
+    diff = rng.normal(1.0, 1.0, FIRST_LOOK)
+    zeros = np.zeros(FIRST_LOOK)
+    assert 0.5 < p_better(diff, zeros) < prob_greater(diff)
+    many = rng.normal(1.0, 1.0, 4096)
+    assert p_better(many, np.zeros(4096)) == pytest.approx(prob_greater(many), abs=1e-9)
+    assert p_better(diff[: FIRST_LOOK - 1], zeros) == 0.5
+    assert p_better(zeros + 2.0, zeros) == 1.0 and p_better(zeros, zeros + 2.0) == 0.0
+    # an option dominated by the normal approximation but not by the t-test stays in contention at the first look
+    loser = -np.array([1.0, 0.0, 2.0, 0.5, 1.5, 3.0, 0.2, 2.8])
+    assert prob_greater(-loser) >= DOMINATED > p_better(zeros, loser)
+    keep, _ = in_contention([("pass", zeros, 0.0), ("solo", loser, 0.1)], 0)
+    assert keep == {"pass", "solo"}
+
+
 def test_stop_rule_rows_and_reproducibility(compiled_kernels):
     kwargs = {"samples": 100, "seed": 11, "contracts": ["solo", "miserie"], "progress": False}
     one = advise(HAND, "eldest", "7S", n_jobs=1, **kwargs)
@@ -49,7 +71,7 @@ def test_stop_rule_rows_and_reproducibility(compiled_kernels):
     for other in (two, worker):  # same rounds, same numbers, any jobs, batches or backend
         assert one.table.equals(other.table) and one.meta == other.meta
     n = dict(zip(one.table.contract, one.table.n, strict=True))
-    assert n["miserie"] == ROUND_FIRST  # hopeless: asked on the first round only, and says so
+    assert n["miserie"] == FIRST_LOOK  # hopeless: asked on the first round only, and says so
     assert n["solo"] == one.meta["deals"] == 100  # still too wide after 32 and 64 deals: on to the ceiling
     assert one.recommendation["contract"] == "solo"
     # each row is exactly the row of a fixed run over its own first n deals
@@ -65,8 +87,10 @@ def _records(table):
 
 
 def test_a_settled_run_stops_early(compiled_kernels):
+    """Hopeless miserie is dropped at the first look (8 deals); the run is settled then but goes on to 32 deals."""
     adv = advise(HAND, "eldest", "7S", samples=1000, seed=11, n_jobs=1, contracts=["miserie"], progress=False)
     assert adv.meta["deals"] == ROUND_FIRST and adv.meta["stopped_early"] and adv.recommendation["contract"] == "pass"
+    assert adv.table.n.tolist() == [FIRST_LOOK]  # the miserie row shows its own n
 
 
 def test_without_the_stop_rule_every_row_has_every_deal(compiled_kernels):
@@ -131,8 +155,8 @@ def test_played_rows_of_a_contract_dropped_early(compiled_kernels, contracts):
     kwargs = {"samples": 100, "seed": 11, "method": "heuristic", "contracts": contracts, "progress": False}
     adv = advise(HAND, "eldest", "7S", n_jobs=1, **kwargs)
     n = dict(zip(adv.table.contract, adv.table.n, strict=False))
-    assert adv.meta["deals"] == 100 and n[contracts[1]] == ROUND_FIRST  # dropped after the first round
-    kwargs = {**kwargs, "samples": ROUND_FIRST, "contracts": [contracts[1]], "stop": False}
+    assert adv.meta["deals"] == 100 and n[contracts[1]] == FIRST_LOOK  # dropped after the first round
+    kwargs = {**kwargs, "samples": FIRST_LOOK, "contracts": [contracts[1]], "stop": False}
     fixed = advise(HAND, "eldest", "7S", n_jobs=1, **kwargs)
     got = adv.table.loc[adv.table.contract == contracts[1], list(fixed.table.columns)].reset_index(drop=True)
     assert _records(got) == _records(fixed.table)

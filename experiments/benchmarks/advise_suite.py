@@ -36,9 +36,9 @@ Prints as its last three lines ``advise_suite_p50_dds_solves: X`` (median over h
 (:func:`projected_wall_s`, :func:`startup_s`) if it took its ceiling of deals
 (``samples``, default 1000) with the whole table on each: an upper bound, since the
 stop rule may end the run after any round of 32, 64, 128, … deals and drops dominated
-contracts' questions after a round (:func:`samples_used`). The line before them,
-``advise_suite_max_s_first_round_lower_bound``, is the lower bound: the first round
-alone (32 deals, every question asked).
+contracts' questions after a round, from the first look at 8 deals on (:func:`samples_used`).
+The line before them, ``advise_suite_max_s_first_round_lower_bound``, is the lower bound: the
+first round alone (8 deals before the first look, every question asked).
 
 Times are CPU seconds of this process (``time.process_time``), for our questions and for
 DDS alike, so that other processes on a shared machine do not inflate them; the wall time
@@ -166,11 +166,12 @@ def samples_used(default_samples: int) -> tuple[int, int]:
     """Bounds on the sampled deals of the default ``wiezen-sim advise HAND`` run: ``(fewest, most)``.
 
     ``advise`` stops by its stop rule (``wiezen_sim/analysis/advise/stopping.py``) after a
-    round of 32, 64, 128, … deals, at the latest at its ceiling ``samples``. Where a hand
-    stops depends on its rows' estimates over hundreds of deals, which a few timed deals
-    cannot tell, so this gives bounds, not an estimate: the first round (every question
-    asked on each deal) and the ceiling (an upper bound: after a round, dominated
-    contracts are no longer asked, so later deals cost at most a whole table).
+    round of 32, 64, 128, … deals, at the latest at its ceiling ``samples``, and drops
+    dominated contracts' questions from its first look (8 deals) on. Where a hand stops
+    depends on its rows' estimates over hundreds of deals, which a few timed deals cannot
+    tell, so this gives bounds, not an estimate: the first round (the deals before the
+    first look, every question asked on each) and the ceiling (an upper bound: later deals
+    cost at most a whole table).
     """
     from wiezen_sim.analysis.advise.stopping import round_ends
 

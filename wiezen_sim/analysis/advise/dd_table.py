@@ -47,7 +47,7 @@ __all__ = ["PARTNER_ROWS", "TT_MB", "Asker", "asker", "dd_batch", "exact_alone",
 Asker = Callable[..., bool]  # ask(*contracts): whether any of these contracts is wanted
 # The questions of the rows of a vraag with a fixed partner seat (information, not a bid:
 # the partner decides), named apart from "vraag" so that the stop rule can drop them
-# after the first round (:mod:`~wiezen_sim.analysis.advise.stopping`)
+# after its first 32 deals (:mod:`~wiezen_sim.analysis.advise.stopping`)
 PARTNER_ROWS = "vraag_partner_rows"
 
 _SOLVERS: dict[int | None, DDSolver] = {}

@@ -1,18 +1,23 @@
 """When the advisor has sampled enough deals: the stop rule (issue 18).
 
 ``samples`` is a ceiling. Deals are drawn in rounds whose ends are fixed by the sample
-count alone (:func:`round_ends`: 32, 64, 128, … deals, then the ceiling), so the same
+count alone (:func:`round_ends`: 8, 16, 32, 64, 128, … deals, then the ceiling), so the same
 seed and ceiling give the same rounds, the same deals and the same numbers for any
-``n_jobs``, batch size or backend. After every round the rows built so far are judged:
+``n_jobs``, batch size or backend. After every round the rows built so far are judged
+(the run itself may stop from :data:`ROUND_FIRST` deals on; the two earlier looks, after
+:data:`FIRST_LOOK` and twice as many deals, only stop dominated contracts, so that a
+hopeless contract's costly questions, a 1-vs-3 exact count or a misère test, are asked on 8
+deals instead of 32).
 
 The options judged are the bids valued in the context of the auction with ``method="dd"``
 (:mod:`~wiezen_sim.analysis.advise.bids`, pass among them; issue 19), else the biddable table
-rows and pass. A bid's P(success) interval is its contract's table row's.
+rows and pass. A bid's P(success) interval is its contract's table row's. After each round:
 
 * **Dominated contracts stop.** A biddable option whose expected settlement is below
-  the best option's with probability at least :data:`DOMINATED` (the paired normal
-  approximation of :func:`~wiezen_sim.analysis.stats.prob_greater`, over the deals both
-  were asked on) is out of contention; once every biddable row of a contract is out,
+  the best option's with probability at least :data:`DOMINATED` (the paired Student-t test of
+  :func:`p_better` over the deals both were asked on; from :data:`FIRST_LOOK` deals on, where
+  the normal approximation would claim too much) is out of contention; once every biddable
+  row of a contract is out,
   its questions are no longer asked (with the bid values: once every bid of a contract is
   out; solo's bid keeps vraag's questions, as someone may accept its proposal). Its rows
   keep the deals they were asked on and show their own ``n``.
@@ -21,11 +26,13 @@ rows and pass. A bid's P(success) interval is its contract's table row's.
   often than the best one with probability at least :data:`DOMINATED` (paired over the
   same deals) is no longer asked (:func:`contending_discards`).
 * **Rows that are not bids** (a vraag with a fixed partner seat: the partner decides
-  whether to accept) cannot change the recommendation: their questions are asked in the
-  first round only, and the rows show that round's ``n``.
-* **The run stops** once the recommendation beats the runner-up with probability at
-  least :data:`DECIDED` and every biddable row still in contention has a Wilson 95 %
-  interval of P(success) within ±:data:`HALF_WIDTH` — or at the ceiling. An option with
+  whether to accept) cannot change the recommendation: their questions are asked on the
+  first :data:`ROUND_FIRST` deals only, and the rows show that ``n``.
+* **The run stops** (from :data:`ROUND_FIRST` deals on) once the recommendation beats the
+  runner-up with probability at least :data:`DECIDED` (the paired normal approximation of
+  :func:`~wiezen_sim.analysis.stats.prob_greater`, as the recommendation reports it) and
+  every biddable row still in contention has a Wilson 95 % interval of P(success) within
+  ±:data:`HALF_WIDTH` — or at the ceiling. An option with
   the recommendation's settlement on every deal so far is no runner-up: which of the two
   is bid makes no difference (without this, two such options never settle).
 
@@ -38,30 +45,37 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+from scipy.stats import t as student_t
 
 from wiezen_sim.analysis.stats import prob_greater
 
 __all__ = [
     "DECIDED",
     "DOMINATED",
+    "FIRST_LOOK",
     "HALF_WIDTH",
     "ROUND_FIRST",
     "Option",
     "contending_discards",
     "in_contention",
+    "p_better",
     "round_ends",
 ]
 
-ROUND_FIRST = 32  # deals of the first round (enough to drop a clearly dominated contract); later ones double the deals
+FIRST_LOOK = 8  # deals of the first round (enough to drop a clearly dominated contract); later ones double the deals
+ROUND_FIRST = 32  # deals before the run may stop (the rows of a fixed partner seat are asked on these)
 DECIDED = 0.99  # P(recommendation better than the runner-up) needed to stop (issue 18)
 HALF_WIDTH = 0.05  # largest half-width of a contending row's 95 % interval of P(success) (issue 18)
-DOMINATED = 0.999  # P(best better than an option) above which the option stops being asked
+# P(best better than an option) above which the option stops being asked: surer than the run's own stop asks of
+# the runner-up (DECIDED), by a test stricter than the stop's at few deals (p_better); 0.999 kept misère
+# candidates' kleine miserie, at 3 s a deal, on for a round more (issue 18's user hands)
+DOMINATED = 0.995
 
 Option = tuple[str, np.ndarray, float]  # (contract, per-deal settlement float[n], Wilson half-width)
 
 
 def round_ends(samples: int) -> list[int]:
-    """Cumulative deal counts after each round: ``[32, 64, 128, …, samples]`` (ints, ascending).
+    """Cumulative deal counts after each round: ``[8, 16, 32, 64, 128, …, samples]`` (ints, ascending).
 
     Raises:
         ValueError: ``samples`` < 1.
@@ -69,17 +83,29 @@ def round_ends(samples: int) -> list[int]:
     if samples < 1:
         raise ValueError(f"samples must be positive, got {samples}")
     ends = []
-    end = ROUND_FIRST
+    end = FIRST_LOOK
     while end < samples:
         ends.append(end)
         end *= 2
     return [*ends, samples]
 
 
-def _p_better(a: np.ndarray, b: np.ndarray) -> float:
-    """P(mean of ``a`` > mean of ``b``), paired over the deals both were asked on (a prefix of each)."""
+def p_better(a: np.ndarray, b: np.ndarray) -> float:
+    """P(mean of ``a`` > mean of ``b``) by the paired Student-t test (``n - 1`` degrees of freedom), over the deals
+    both were asked on (a prefix of each): the one-sided confidence that ``a`` is better.
+
+    ``a``, ``b``: ``float64`` per-deal values (units). With no spread in the differences the answer is 1, 0 or
+    0.5 by the sign of their mean (as :func:`~wiezen_sim.analysis.stats.prob_greater`); on fewer than
+    :data:`FIRST_LOOK` deals it is 0.5: too few to tell.
+    """
     n = min(len(a), len(b))
-    return prob_greater(a[:n] - b[:n])
+    if n < FIRST_LOOK:
+        return 0.5
+    diff = a[:n] - b[:n]
+    sd = float(np.std(diff, ddof=1))
+    if sd == 0.0:
+        return prob_greater(diff)
+    return float(student_t.cdf(float(np.mean(diff)) / (sd / np.sqrt(n)), df=n - 1))
 
 
 def in_contention(options: Sequence[Option], best: int) -> tuple[set[str], bool]:
@@ -110,9 +136,8 @@ def in_contention(options: Sequence[Option], best: int) -> tuple[set[str], bool]
             keep.add(contract)
             settled = settled and half <= HALF_WIDTH
             continue
-        p = _p_better(best_ev, ev)
-        runner_p = min(runner_p, p)
-        if p < DOMINATED:
+        runner_p = min(runner_p, prob_greater(best_ev[:n] - ev[:n]))
+        if p_better(best_ev, ev) < DOMINATED:
             keep.add(contract)
             settled = settled and half <= HALF_WIDTH
     return keep, settled and runner_p >= DECIDED
@@ -133,5 +158,5 @@ def contending_discards(made: np.ndarray, asked: tuple[bool, ...]) -> tuple[bool
     best = int(np.argmax(made.sum(axis=0)))
     top = made[:, best].astype(float)
     return tuple(
-        bool(ask) and (j == best or _p_better(top, made[:, j].astype(float)) < DOMINATED) for j, ask in enumerate(asked)
+        bool(ask) and (j == best or p_better(top, made[:, j].astype(float)) < DOMINATED) for j, ask in enumerate(asked)
     )
