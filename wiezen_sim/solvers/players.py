@@ -324,10 +324,13 @@ def _ask(solver: DDSolver, hands: list[int], trump: int | None, leader: int, tri
     """One double-dummy question about the declaring side's further tricks (trick in progress counted)."""
     kind, tricks = question
     left = card_count(hands[(leader + len(trick)) % SEATS])
-    if kind == "ge":
-        return tricks <= 0 or (tricks <= left and solver.can_force(hands, trump, leader, side, tricks, "max", trick))
-    if kind == "le":
-        return tricks >= left or (tricks >= 0 and solver.can_force(hands, trump, leader, side, tricks, "min", trick))
+    if kind != "eq":  # the positions are legal by construction (a world and a legal card): no checks
+        at_least = kind == "ge"
+        if (tricks <= 0) if at_least else (tricks >= left):
+            return True
+        if (tricks > left) if at_least else (tricks < 0):
+            return False
+        return solver.can_force_unchecked(np.array(hands, dtype=np.int64), trump, leader, trick, side, tricks, at_least)
     if tricks < 0 or tricks > left:
         return False
     return tricks == 0 if left == 0 else bool(solver.solve(hands, trump, leader, side, "exact", tricks, trick))
