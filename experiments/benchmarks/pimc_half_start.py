@@ -43,8 +43,8 @@ def main() -> None:
             player.start(deal, None)
             return group[player(view)]
 
-        row = {"trick": len(view.history) + 1, "contract": decl.contract, "reference": [choose(512, None, s)
-                                                                                        for s in (101, 102)]}  # fmt: skip
+        reference = [choose(512, None, s) for s in (101, 102)]
+        row = {"trick": len(view.history) + 1, "contract": decl.contract, "reference": reference}
         row.update({name: [choose(m, CAP, s) for s in range(SEEDS)] for name, m in STARTS.items()})
         rows.append(row)
     stable = [r for r in rows if r["reference"][0] == r["reference"][1]]
