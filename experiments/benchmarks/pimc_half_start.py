@@ -14,21 +14,25 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
 
-from experiments.benchmarks.pimc_cost import positions
 from wiezen_sim.analysis.provenance import git_commit
 from wiezen_sim.solvers.players import PimcPlayer, card_classes, pimc_solver
 
-OUT = Path(__file__).resolve().parents[2] / "results" / "benchmarks" / "pimc_half_start.json"
+ROOT = Path(__file__).resolve().parents[2]
+OUT = ROOT / "results" / "benchmarks" / "pimc_half_start.json"
+sys.path.insert(0, str(ROOT))
 STARTS = {"start_16": 16, "start_8": 8}
 CAP = 64
 SEEDS = 4
 
 
 def main() -> None:
+    from experiments.benchmarks.pimc_cost import positions
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=60)
     args = parser.parse_args()
