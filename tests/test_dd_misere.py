@@ -59,6 +59,8 @@ def _check_ending(solver, hands, leader, trick, declarer):
     for k in (1, 0, 2):
         assert solver.solve(hands, None, leader, side, "exact", k=k, trick=trick) is ref_exact(*args, k), (*where, k)
     assert solver.can_force(hands, None, leader, side, 1, trick=trick) == (most >= 1), where
+    assert solver.can_force_unchecked(hands, None, leader, trick, side, 1, False) == (fewest <= 1), where
+    assert solver.can_force_unchecked(hands, None, leader, trick, side, 1, True) == (most >= 1), where
     assert solver.solve(hands, None, leader, side, "min", trick=trick) == fewest, where
 
 

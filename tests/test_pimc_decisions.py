@@ -5,8 +5,10 @@ another in any sampled world is never chosen."""
 import numpy as np
 import pytest
 
+from wiezen_sim.analysis.advise.bids import method_players
 from wiezen_sim.cards import parse_hand
 from wiezen_sim.rules.play import legal_cards
+from wiezen_sim.rules.ruleset import get_rules
 from wiezen_sim.solvers.dd import DDSolver
 from wiezen_sim.solvers.players import _after, _ask, _levels, card_classes, pimc_scores
 from wiezen_sim.solvers.worlds import InfoSet, enumerate_worlds, sample_world
@@ -77,6 +79,15 @@ def test_adaptive_m_draws_more_worlds_when_the_two_best_cards_are_close():
     for seed in range(20):
         card, drawn = decide(CLEAR, 8, 32, seed)
         assert card == 1 and len(drawn) <= 8
+
+
+def test_the_advisors_players_start_at_half_the_worlds():
+    """method_players: a decision draws worlds // 2 first (at least one) and doubles up to ADAPTIVE_CAP x worlds."""
+    rules = get_rules()
+    players = method_players("pimc", 16, [np.random.default_rng(s) for s in range(4)], "solo", rules)
+    assert [(p.worlds, p.max_worlds) for p in players] == [(8, 64)] * 4
+    (one,) = method_players("pimc-uniform", 1, [np.random.default_rng(0)], "miserie", rules)
+    assert (one.worlds, one.max_worlds) == (1, 4)
 
 
 def dominated(keys, i):

@@ -14,7 +14,7 @@ from wiezen_sim.rules.bots import random_policy
 from wiezen_sim.rules.dealing import deal_packets, new_deck
 from wiezen_sim.rules.play import play_hand, setup_play
 from wiezen_sim.rules.ruleset import get_rules
-from wiezen_sim.solvers.worlds import InfoSet, count_worlds, observe, sample_world
+from wiezen_sim.solvers.worlds import InfoSet, count_worlds, enumerate_worlds, observe, sample_world
 
 
 def brute_force_worlds(info: InfoSet) -> list[tuple[int, ...]]:
@@ -56,6 +56,14 @@ def test_exact_count_and_uniform_sampling():
         draws = Counter(tuple(sample_world(info, rng)) for _ in range(40 * len(worlds)))
         assert set(draws) <= set(worlds)
         assert chisquare([draws[w] for w in worlds]).pvalue > 0.001
+
+
+def test_enumeration_lists_every_consistent_deal_once():
+    """The exact posterior's enumeration (voids, known cards, the discards' pseudo-seat) against the brute force."""
+    for info in SMALL:
+        listed = [tuple(w) for w in enumerate_worlds(info).tolist()]
+        assert len(listed) == len(set(listed))
+        assert set(listed) == set(brute_force_worlds(info))
 
 
 @settings(max_examples=30, deadline=None)

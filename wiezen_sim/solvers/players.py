@@ -44,7 +44,7 @@ down; ``tie_window=13`` is the plain expected tricks), then by the heuristic's c
 A single legal card (or class) is played without sampling. With nothing hidden and
 ``tie_window`` covering the tricks left, the choice is a double-dummy best card.
 Questions that cannot change the choice are not asked (a card already sure to score
-worse than another; tie questions for cards not tied on the count), and a world whose
+worse than another, on the count or on the tie-break; tie questions for cards not tied on the count), and a world whose
 question passes ``PIMC_NODE_LIMIT`` trick nodes is left out for every card (rare: deep
 misère defences in the first tricks, where one question can take minutes).
 
@@ -58,10 +58,11 @@ earlier.
 Adaptive M (``max_worlds``, off by default): when the two best cards are close after the
 ``M`` worlds (the lead of the best under two standard deviations of a sign test over the
 worlds where their answers differ), twice as many worlds are drawn for the cards still
-tested, and so on up to ``max_worlds`` (the cap; the advisor's players use
-:data:`ADAPTIVE_CAP` times ``M``). Closeness is judged only when the worlds planned are
-done; until the cap the runners-up (the cards of the second best count) are never dropped
-as sure to lose, another card sure to lose within the worlds planned stays out.
+tested, and so on up to ``max_worlds`` (the cap; the advisor's players, given ``worlds``,
+start at ``worlds // 2`` and stop at :data:`ADAPTIVE_CAP` times ``worlds``). Closeness is
+judged only when the worlds planned are done; until the cap the runners-up (the cards of the
+second best count) are never dropped as sure to lose, another card sure to lose within the
+worlds planned stays out.
 
 Reading the auction (issue 19): a player given :class:`~wiezen_sim.solvers.worlds.AuctionEvidence`
 draws its worlds from the posterior given the auction, read with a tremble
@@ -324,10 +325,13 @@ def _ask(solver: DDSolver, hands: list[int], trump: int | None, leader: int, tri
     """One double-dummy question about the declaring side's further tricks (trick in progress counted)."""
     kind, tricks = question
     left = card_count(hands[(leader + len(trick)) % SEATS])
-    if kind == "ge":
-        return tricks <= 0 or (tricks <= left and solver.can_force(hands, trump, leader, side, tricks, "max", trick))
-    if kind == "le":
-        return tricks >= left or (tricks >= 0 and solver.can_force(hands, trump, leader, side, tricks, "min", trick))
+    if kind != "eq":  # the positions are legal by construction (a world and a legal card): no checks
+        at_least = kind == "ge"
+        if (tricks <= 0) if at_least else (tricks >= left):
+            return True
+        if (tricks > left) if at_least else (tricks < 0):
+            return False
+        return solver.can_force_unchecked(np.array(hands, dtype=np.int64), trump, leader, trick, side, tricks, at_least)
     if tricks < 0 or tricks > left:
         return False
     return tricks == 0 if left == 0 else bool(solver.solve(hands, trump, leader, side, "exact", tricks, trick))
@@ -369,7 +373,8 @@ def pimc_scores(
     change the choice is asked: a candidate stops being tested once
     another is sure to score better on column 0 (its count then stays below the best
     card's; with one candidate left no more worlds are drawn), and the tie-break
-    questions are asked only for the candidates tied on the best column 0. The card
+    questions are asked only for the candidates tied on the best column 0, until another is sure to
+    score better on column 1. The card
     chosen by the best (sign-adjusted) row is the one full scoring would choose.
 
     Args:
@@ -390,7 +395,8 @@ def pimc_scores(
         int64 array of shape (len(candidates), 2): column 0 = worlds in which the
         declaring side makes the contract after that card (of the worlds the card was
         tested in); column 1 = the tie-break count (questions one, two, … tricks from
-        the target answered yes; 0 where not asked). The seat to move prefers high
+        the target answered yes, over the worlds until the card is sure to lose the tie-break; 0 where
+        not asked). The seat to move prefers high
         rows if it declares, low rows if it defends.
 
     Raises:
@@ -429,9 +435,7 @@ def pimc_scores(
             answered.append(answers)
             for i, yes in answers.items():
                 scores[i, 0] += yes
-            left = planned - 1 - w  # a key sign * column 0 ends within [key - left, key] or [key, key + left]
-            low = max(sign * scores[i, 0] - (left if sign < 0 else 0) for i in alive)
-            kept = [i for i in alive if sign * scores[i, 0] + (left if sign > 0 else 0) >= low]
+            kept = _may_win(scores, 0, alive, sign, planned - 1 - w)
             if len(kept) == 1 and planned < cap:  # adaptive M: the runners-up stay until the stage's end
                 second = max(sign * scores[i, 0] for i in alive if i != kept[0])
                 kept = [i for i in alive if i == kept[0] or sign * scores[i, 0] == second]
@@ -445,13 +449,24 @@ def pimc_scores(
     best = max(sign * scores[i, 0] for i in alive)
     tied = [i for i in alive if sign * scores[i, 0] == best]
     if len(tied) > 1 and ties:
-        for hands in sampled:
+        for w, hands in enumerate(sampled):
             try:
                 counts = [sum(ask(hands, candidates[i], q) for q in ties) for i in tied]
             except NodeLimitExceeded:
                 continue
             scores[tied, 1] += counts
+            tied = _may_win(scores, 1, tied, sign, len(ties) * (len(sampled) - 1 - w))
+            if len(tied) == 1:
+                break
     return scores
+
+
+def _may_win(scores: np.ndarray, column: int, alive: list[int], sign: int, left: int) -> list[int]:
+    """The candidates of ``alive`` that can still have the best sign-adjusted count in ``column`` when each
+    count may yet grow by up to ``left`` (a key ``sign * count`` ends within [key - left, key] or
+    [key, key + left]): the others are sure to score worse."""
+    low = max(sign * scores[i, column] - (left if sign < 0 else 0) for i in alive)
+    return [i for i in alive if sign * scores[i, column] + (left if sign > 0 else 0) >= low]
 
 
 def _close(scores: np.ndarray, alive: list[int], answered: list[dict[int, bool]], sign: int) -> bool:

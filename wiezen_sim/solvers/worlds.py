@@ -189,8 +189,9 @@ def enumerate_worlds(info: InfoSet) -> np.ndarray:
     out: list[list[int]] = []
 
     def deal(p: int, left: int, hands: list[int]) -> None:
-        if p == places:
-            out.append(hands)
+        if p == places - 1:  # the last place takes the cards left (their count is its need), if it may
+            if not left & suits[p]:
+                out.append([*hands, info.hands_known[p] | left])
             return
         for cards in itertools.combinations(cards_of(left & ~suits[p]), need[p]):
             taken = sum(1 << c for c in cards)

@@ -3,8 +3,9 @@
 Instead of solving each sampled deal double dummy, every biddable option is *played*
 on the same sampled deals (the same seed words as ``method="dd"``, so the methods see
 the same deals) with one player per seat, all four seats alike:
-``pimc`` and ``pimc-uniform`` (:class:`~wiezen_sim.solvers.players.PimcPlayer`, ``worlds``
-sampled worlds per decision, adaptive M up to ``ADAPTIVE_CAP`` times as many) or
+``pimc`` and ``pimc-uniform`` (:class:`~wiezen_sim.solvers.players.PimcPlayer`, half of
+``worlds`` sampled worlds per decision first, adaptive M up to ``ADAPTIVE_CAP`` times ``worlds``;
+:func:`~wiezen_sim.analysis.advise.bids.method_players`) or
 ``heuristic`` (the plain rules of :mod:`wiezen_sim.solvers.players`).
 
 ``pimc`` plays each option behind the auction that leads to it, and its players draw
