@@ -163,7 +163,8 @@ def add(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--worlds",
         type=int_range(1, MAX_WORLDS),
-        help="pimc: worlds sampled per card decision (default 16; up to 4 times as many when two cards are close)",
+        help="pimc: worlds per card decision (default 16: half of them first, doubled while two cards are close, "
+        "up to 4 times as many)",
     )
     p.add_argument("--all", action="store_true", help="show every row, the hopeless and those you may not bid too")
     p.add_argument("--plot", type=_plot_path, metavar="FILE", help="a chart of EV per contract: FILE.png or .svg")
