@@ -235,6 +235,17 @@ class AuctionEvidence:
     model: AuctionModel
 
 
+def _bids_made(model: AuctionModel, turns: tuple[tuple[AuctionState, Bid], ...], hands: np.ndarray) -> np.ndarray:
+    """P(the model makes every bid of one seat's ``turns``) with each of ``hands`` (``int64[n]`` dealt hands as
+    that seat's): ``float64[n]`` (the likelihood asked only for hands still possible)."""
+    made = np.ones(len(hands))
+    for state, bid in turns:
+        live = np.flatnonzero(made > 0)
+        if live.size:
+            made[live] *= model.likelihood(state, bid, hands[live])
+    return made
+
+
 @functools.lru_cache(maxsize=1)
 def reference_hands() -> np.ndarray:
     """``int64[RATE_HANDS]``: random 13-card hands from the full deck, the same in every process
@@ -262,12 +273,7 @@ def bid_rate(model: AuctionModel, turns: tuple[tuple[AuctionState, Bid], ...]) -
     if key not in _rates:
         if len(_rates) >= _KEPT_RATES:
             _rates.clear()
-        hands = reference_hands()
-        made = np.ones(len(hands))
-        for state, bid in turns:
-            live = np.flatnonzero(made > 0)
-            if live.size:
-                made[live] *= model.likelihood(state, bid, hands[live])
+        made = _bids_made(model, turns, reference_hands())
         _rates[key] = (model, max(float(made.mean()), 1 / RATE_HANDS))  # the model kept: its id stays its own
     return _rates[key][1]
 
@@ -369,12 +375,7 @@ class PosteriorWorlds:
 
     def _seat_made(self, hands: np.ndarray, seat: int) -> np.ndarray:
         """P(the model makes every bid of ``seat``) with each of ``hands`` (``int64[n]`` dealt): ``float64[n]``."""
-        made = np.ones(len(hands))
-        for state, bid in self.turns[seat]:
-            live = np.flatnonzero(made > 0)
-            if live.size:
-                made[live] *= self.model.likelihood(state, bid, hands[live])
-        return made
+        return _bids_made(self.model, self.turns[seat], hands)
 
     def _made(self, worlds: np.ndarray, owners: np.ndarray) -> dict[int, np.ndarray]:
         """Per seat whose bids are heard: P(the model makes every bid of that seat) in each world (``float64[n]``)."""
