@@ -38,3 +38,12 @@ def test_cli_does_not_import_the_numerical_stack(argv):
     done = subprocess.run([sys.executable, "-c", PROBE, *argv], capture_output=True, text=True, check=True)
     loaded = set(json.loads(done.stdout.splitlines()[-1]))
     assert "wiezen_sim" in loaded and not loaded & set(HEAVY), sorted(loaded & set(HEAVY))
+
+
+def test_the_advise_workers_import_the_module_of_their_task():
+    """``advise`` starts its workers first, each importing ``ADVISE_WORKER_MODULE`` while the command imports the
+    rest: it must be the module of the task they run, or they would import the wrong thing."""
+    from wiezen_sim.analysis.advise.play import DealBatch
+    from wiezen_sim.defaults import ADVISE_WORKER_MODULE
+
+    assert DealBatch.__module__ == ADVISE_WORKER_MODULE

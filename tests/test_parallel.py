@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import threading
 import time
 
@@ -22,6 +23,7 @@ from wiezen_sim.parallel import (
     run_tasks,
     sample_seeds,
     stop_signals,
+    workers_started,
 )
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX signals")
@@ -30,6 +32,12 @@ pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX signals")
 def residues(seeds: np.ndarray) -> list[int]:
     """A batch's result per sample (so that the grouping into batches is visible if it leaked)."""
     return [int(s) % 1000**2 for s in seeds]
+
+
+def imported_where(seeds: np.ndarray) -> tuple[int, bool]:
+    """This worker's pid and whether it imported the module :func:`workers_started` named (which nothing here
+    imports)."""
+    return os.getpid(), WARM_MODULE in sys.modules
 
 
 def first_fast_then_stuck(seeds: np.ndarray) -> tuple[int, int]:
@@ -128,3 +136,28 @@ def test_the_time_left_counts_from_the_first_result():
         assert 2 * 11 / 0.6 < rate <= 10 / 0.1, rate  # since the first update (10 / 0.1), not the start (11 / 0.6)
         text = str(bar)
     assert "11 of at most 100" in text and "at most" in text.split("elapsed")[1]
+
+
+WARM_MODULE = "wiezen_sim.analysis.charts"  # matplotlib: imported by no task of these tests
+
+
+def test_workers_started_are_the_runs_workers_and_imported_the_module():
+    with workers_started(1, WARM_MODULE):
+        started = {p.pid for p in _loky_workers()}
+        out = run_batches(imported_where, SEEDS[:3], 1, 1, "loky", progress=False)
+    assert {
+        pid for pid, _ in out
+    } <= started  # the run used the worker started before it (an earlier pool's may linger)
+    assert all(imported for _, imported in out)
+
+
+def test_leaving_workers_started_by_an_error_kills_its_workers():
+    with pytest.raises(RuntimeError), workers_started(2, WARM_MODULE):
+        assert _loky_workers()
+        raise RuntimeError("stop")
+    deadline = time.monotonic() + 2
+    while _loky_workers() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _loky_workers(), "a worker outlived the error"
+    with pytest.raises(ValueError, match="jobs"), workers_started(0, WARM_MODULE):
+        pass

@@ -5,7 +5,16 @@ when run). Each is re-exported by the module it belongs to; this is its one defi
 
 from __future__ import annotations
 
-__all__ = ["COMPARED", "DEFAULT_WORLDS", "EXAMPLE", "MAX_HANDS", "MAX_SESSIONS", "MAX_WORLDS", "METHODS"]
+__all__ = [
+    "ADVISE_WORKER_MODULE",
+    "COMPARED",
+    "DEFAULT_WORLDS",
+    "EXAMPLE",
+    "MAX_HANDS",
+    "MAX_SESSIONS",
+    "MAX_WORLDS",
+    "METHODS",
+]
 
 # PIMC players (wiezen_sim.solvers.players): worlds sampled per card decision
 DEFAULT_WORLDS = 16
@@ -16,6 +25,9 @@ MAX_WORLDS = 4096
 METHODS = ("dd", "pimc", "pimc-uniform", "heuristic")
 COMPARED = ("dd", "pimc", "heuristic")
 EXAMPLE = {"hand": "S:AKQJ98 H:AK2 D:K3 C:52", "seat": "eldest", "turned": "7H"}
+# the module of the task the advisor's worker processes run (``play.DealBatch``): the CLI has them import it
+# while it imports the rest (wiezen_sim.parallel.start_workers)
+ADVISE_WORKER_MODULE = "wiezen_sim.analysis.advise.play"
 
 # sessions (wiezen_sim.analysis.sessions)
 MAX_HANDS = 10_000  # hands of one session (RULES.md 1.8: commonly 16 or 24)

@@ -19,7 +19,7 @@ from wiezen_sim.cli.args import (
     output_path,
     wiezen_seat,
 )
-from wiezen_sim.defaults import COMPARED, EXAMPLE, MAX_WORLDS, METHODS
+from wiezen_sim.defaults import ADVISE_WORKER_MODULE, COMPARED, EXAMPLE, MAX_WORLDS, METHODS
 from wiezen_sim.rules.contracts import CONTRACTS
 from wiezen_sim.vocabulary import seat_name
 
@@ -86,17 +86,20 @@ def run(args: argparse.Namespace) -> None:
     extra.update({"methods": args.compare} if args.compare else {"method": args.method})
     if args.worlds is not None:
         extra["worlds"] = args.worlds
-    from wiezen_sim.analysis.advise import Advice, advise, compare  # numba, pandas: after the checks
-    from wiezen_sim.parallel import Interrupted
+    from wiezen_sim.parallel import Interrupted, workers_started
 
-    run_ = compare if args.compare else advise
-    try:
-        advice = run_(hand, seat, turned, rules=args.rules, samples=args.samples, seed=args.seed, n_jobs=args.jobs,
-                      backend="loky", progress=False if args.quiet else None, **extra)  # fmt: skip
-    except Interrupted as stop:
-        if isinstance(stop.partial, Advice):
-            _print(args, stop.partial)
-        raise
+    with workers_started(args.jobs, ADVISE_WORKER_MODULE):  # they start while this process imports its work
+        from wiezen_sim.analysis.advise import Advice, advise, compare  # numba, pandas: after the checks
+
+        run_ = compare if args.compare else advise
+        try:
+            advice = run_(hand, seat, turned, rules=args.rules, samples=args.samples, seed=args.seed,
+                          n_jobs=args.jobs, backend="loky", progress=False if args.quiet else None,
+                          **extra)  # fmt: skip
+        except Interrupted as stop:
+            if isinstance(stop.partial, Advice):
+                _print(args, stop.partial)
+            raise
     if not args.hand:  # after the run, so that a bad input's error stays one line
         note(args, f"No hand given: the built-in example {hand!r}, seat {seat_name(seat)}, turned {turned}.")
     if args.plot and isinstance(advice, Advice):  # --plot is refused with --compare

@@ -1,0 +1,170 @@
+"""Benchmark: the default ``wiezen-sim advise HAND`` run itself, stop rule and all, over the hand suite (issue 18).
+
+    python experiments/benchmarks/advise_runs.py [--hands N] [--classes a,b] [--budget CPU_S] [--resume]
+
+``advise_suite.py`` times the whole contract table on a few deals per hand, so it can only bound the
+default run's wall time (the first round below, the ceiling of 1000 deals with every question above).
+This one runs what a player runs: ``advise(hand, seat, turned)`` with the defaults (1000 sampled deals
+as the ceiling, the stop rule on, seed 1), in this process (``n_jobs=1``), per position of the same
+suite (``hand_suite.py``, interleaved by class), and records the deals it took, its recommendation and
+its CPU seconds (``time.process_time``: other processes on a shared machine do not inflate it). In the
+same run DDS (endplay ``analyse_start``, one thread; the turned suit trump, eldest on lead) solves every
+deal the run sampled, so the cost is also given per sampled deal in DDS solves of those deals.
+
+The wall time of the default run with 2 jobs on an idle 2-core machine is projected as the measured
+start-up (``advise_suite.startup_s``: imports and numba cache, in each process) plus the CPU seconds
+shared by the 2 workers (``advise_suite.projected_wall_s``; the rounds' ends, where one worker may
+wait for the other, are left out, so it is a slight underestimate of an idle machine's wall time).
+
+A hand whose run passes ``--budget`` CPU seconds is stopped there (a CPU-time timer) and reported as
+``over_budget`` with its time as a lower bound (never as fast); its deals are then unknown.
+Results go to results/benchmarks/advise_runs.json after every hand (``--resume`` keeps the hands of an
+earlier file made at the same commit and settings). Prints as its last lines ``advise_runs_p50_s``,
+``advise_runs_max_s`` (projected 2-job wall seconds, median and worst hand) and
+``advise_runs_p50_dds_solves`` / ``advise_runs_max_dds_solves`` (CPU per sampled deal in DDS solves).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+OUT = ROOT / "results" / "benchmarks" / "advise_runs.json"
+sys.path.insert(0, str(ROOT))
+
+from experiments.benchmarks.advise_suite import dds_solve_s, projected_wall_s, startup_s  # noqa: E402
+from experiments.benchmarks.hand_suite import DEFAULT_SEED, Position, suite_positions  # noqa: E402
+from wiezen_sim.analysis.advise import advise  # noqa: E402
+from wiezen_sim.analysis.advise.deals import sample_hands  # noqa: E402
+from wiezen_sim.analysis.advise.report import option_name  # noqa: E402
+from wiezen_sim.analysis.provenance import git_commit, machine_info, package_versions  # noqa: E402
+from wiezen_sim.cards import card_suit  # noqa: E402
+from wiezen_sim.parallel import sample_seeds  # noqa: E402
+
+SEED = 1  # advise's default seed
+BUDGET_S = 900.0  # CPU seconds per hand before its run is stopped (450 s of 2-job wall: far past the target)
+
+
+class OverBudget(Exception):
+    """The hand's run passed its CPU budget."""
+
+
+def _over_budget(signum, frame) -> None:
+    raise OverBudget
+
+
+def run_position(pos: Position, budget_s: float) -> dict:
+    """The default advise run of one position: CPU seconds, deals, recommendation, and DDS on the same deals."""
+    signal.signal(signal.SIGPROF, _over_budget)
+    signal.setitimer(signal.ITIMER_PROF, budget_s)
+    t0 = time.process_time()
+    try:
+        advice = advise(pos.hand, pos.seat, pos.turned, seed=SEED, n_jobs=1, progress=False)
+    except OverBudget:
+        return {"name": pos.name, "class": pos.cls, **pos.describe(), "over_budget": True,
+                "cpu_s": time.process_time() - t0}  # fmt: skip
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+    cpu = time.process_time() - t0
+    deals = int(advice.meta["deals"])
+    trump = card_suit(pos.turned)
+    dds = sum(dds_solve_s(sample_hands(word, pos.hand, pos.seat, pos.turned), trump)[0]
+              for word in sample_seeds(SEED, deals))  # fmt: skip
+    return {
+        "name": pos.name,
+        "class": pos.cls,
+        **pos.describe(),
+        "over_budget": False,
+        "cpu_s": cpu,
+        "deals": deals,
+        "cpu_s_per_deal": cpu / deals,
+        "dds_s": dds,
+        "dds_solves": cpu / dds,
+        "recommendation": option_name(advice.recommendation),
+    }
+
+
+def summary(hands: list[dict], start_s: float) -> dict:
+    """Median and worst over the hands: projected 2-job wall seconds and DDS solves per deal (over-budget hands
+    count with their budget's time, a lower bound, and are named)."""
+    for h in hands:
+        h["projected_wall_s"] = projected_wall_s(h["cpu_s"], 1, start_s)
+    walls = sorted(hands, key=lambda h: h["projected_wall_s"])
+    timed = sorted((h for h in hands if not h["over_budget"]), key=lambda h: h["dds_solves"])
+    return {
+        "hands": len(hands),
+        "over_budget": [h["name"] for h in hands if h["over_budget"]],
+        "p50_s": statistics.median(h["projected_wall_s"] for h in hands),
+        "max_s": walls[-1]["projected_wall_s"],
+        "worst_hand": {k: walls[-1].get(k) for k in ("name", "hand", "seat", "turned", "deals", "over_budget")},
+        "p50_dds_solves": statistics.median(h["dds_solves"] for h in timed) if timed else None,
+        "max_dds_solves": timed[-1]["dds_solves"] if timed else None,
+        "p50_deals": statistics.median(h["deals"] for h in timed) if timed else None,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--hands", type=int, default=None, help="only the first N positions (classes interleaved)")
+    ap.add_argument("--classes", default=None, help="comma-separated class names (default all)")
+    ap.add_argument("--seed", type=int, default=DEFAULT_SEED, help="suite seed (which hands)")
+    ap.add_argument("--budget", type=float, default=BUDGET_S, help=f"CPU seconds per hand (default {BUDGET_S:g})")
+    ap.add_argument("--resume", action="store_true", help="keep the hands of --out made at this commit and settings")
+    ap.add_argument("--out", type=Path, default=OUT)
+    args = ap.parse_args(argv)
+    if (args.hands is not None and args.hands < 1) or args.budget <= 0:
+        ap.error("--hands and --budget must be positive")
+    classes = None if args.classes is None else [c.strip() for c in args.classes.split(",")]
+    try:
+        positions = suite_positions(args.seed, classes, args.hands)
+    except ValueError as exc:
+        ap.error(str(exc))
+    import endplay
+    import endplay._dds as _dds
+
+    _dds.SetMaxThreads(1)
+    settings = {"suite_seed": args.seed, "advise_seed": SEED, "budget_cpu_s": args.budget}
+    done: dict[str, dict] = {}
+    if args.resume and args.out.exists():
+        old = json.loads(args.out.read_text())
+        if old.get("git_commit") == git_commit() and old.get("settings") == settings:
+            done = {h["name"]: h for h in old["hands"]}
+    load = os.getloadavg()
+    start = startup_s(SEED)
+    advise("S:AKQJ98 H:AK2 D:K3 C:52", "eldest", "7H", samples=2, n_jobs=1, progress=False)  # numba cache load
+    out = {
+        "command": "python experiments/benchmarks/advise_runs.py " + " ".join(argv or sys.argv[1:]),
+        "git_commit": git_commit(),
+        "settings": settings,
+        "machine": machine_info(load),
+        "versions": {**package_versions(), "endplay": endplay.__version__},
+        "advise_startup_s": start,
+    }
+    hands = []
+    for pos in positions:
+        h = done.get(pos.name) or run_position(pos, args.budget)
+        hands.append(h)
+        cost = "over budget" if h["over_budget"] else f"{h['deals']} deals, {h['dds_solves']:.1f} DDS solves a deal"
+        print(f"{pos.name:22s} {h['hand']:28s} {h['seat']:7s} {h['turned']:3s} {h['cpu_s']:7.1f} CPU s, {cost}",
+              flush=True)  # fmt: skip
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        out["machine"] = machine_info(load)
+        args.out.write_text(json.dumps({**out, "summary": summary(hands, start), "hands": hands}, indent=1) + "\n")
+    s = summary(hands, start)
+    print(f"worst: {s['worst_hand']}")
+    print(f"advise_runs_p50_s: {s['p50_s']:.1f}")
+    print(f"advise_runs_max_s: {s['max_s']:.1f}")
+    print(f"advise_runs_p50_dds_solves: {s['p50_dds_solves']}")
+    print(f"advise_runs_max_dds_solves: {s['max_dds_solves']}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
