@@ -18,10 +18,12 @@ wait for the other, are left out, so it is a slight underestimate of an idle mac
 
 A hand whose run passes ``--budget`` CPU seconds is stopped there (a CPU-time timer) and reported as
 ``over_budget`` with its time as a lower bound (never as fast); its deals are then unknown.
-Results go to results/benchmarks/advise_runs.json after every hand (``--resume`` keeps the hands of an
-earlier file made at the same commit and settings). Prints as its last lines ``advise_runs_p50_s``,
-``advise_runs_max_s`` (projected 2-job wall seconds, median and worst hand) and
-``advise_runs_p50_dds_solves`` / ``advise_runs_max_dds_solves`` (CPU per sampled deal in DDS solves).
+Results go to results/benchmarks/advise_runs.json after every hand, each hand with the commit it was run at
+(``--resume`` keeps the hands of an earlier file with the same settings, whatever their commit: resume only
+across commits that leave the advisor's numbers and costs alone; ``commits`` in the summary lists them).
+Prints as its last lines ``advise_runs_p50_s``, ``advise_runs_max_s`` (projected 2-job wall seconds,
+median and worst hand) and ``advise_runs_p50_dds_solves`` / ``advise_runs_max_dds_solves`` (CPU per sampled
+deal in DDS solves).
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ from wiezen_sim.cards import card_suit  # noqa: E402
 from wiezen_sim.parallel import sample_seeds  # noqa: E402
 
 SEED = 1  # advise's default seed
-BUDGET_S = 900.0  # CPU seconds per hand before its run is stopped (450 s of 2-job wall: far past the target)
+BUDGET_S = 600.0  # CPU seconds per hand before its run is stopped (300 s of 2-job wall: 10 times the target)
 
 
 class OverBudget(Exception):
@@ -68,7 +70,7 @@ def run_position(pos: Position, budget_s: float) -> dict:
     try:
         advice = advise(pos.hand, pos.seat, pos.turned, seed=SEED, n_jobs=1, progress=False)
     except OverBudget:
-        return {"name": pos.name, "class": pos.cls, **pos.describe(), "over_budget": True,
+        return {"name": pos.name, "class": pos.cls, **pos.describe(), "git_commit": git_commit(), "over_budget": True,
                 "cpu_s": time.process_time() - t0}  # fmt: skip
     finally:
         signal.setitimer(signal.ITIMER_PROF, 0)
@@ -81,6 +83,7 @@ def run_position(pos: Position, budget_s: float) -> dict:
         "name": pos.name,
         "class": pos.cls,
         **pos.describe(),
+        "git_commit": git_commit(),
         "over_budget": False,
         "cpu_s": cpu,
         "deals": deals,
@@ -100,6 +103,7 @@ def summary(hands: list[dict], start_s: float) -> dict:
     timed = sorted((h for h in hands if not h["over_budget"]), key=lambda h: h["dds_solves"])
     return {
         "hands": len(hands),
+        "commits": sorted({h["git_commit"] for h in hands}),
         "over_budget": [h["name"] for h in hands if h["over_budget"]],
         "p50_s": statistics.median(h["projected_wall_s"] for h in hands),
         "max_s": walls[-1]["projected_wall_s"],
@@ -134,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     done: dict[str, dict] = {}
     if args.resume and args.out.exists():
         old = json.loads(args.out.read_text())
-        if old.get("git_commit") == git_commit() and old.get("settings") == settings:
+        if old.get("settings") == settings:
             done = {h["name"]: h for h in old["hands"]}
     load = os.getloadavg()
     start = startup_s(SEED)
