@@ -76,3 +76,19 @@ def test_a_question_past_the_node_limit_is_capped_not_answered(compiled_kernels)
     ask_table(word, pos, get_rules(), {t: TimedSolver(1, 1, log) for t in tt_mb})
     assert log and all(q.capped and q.answer is None for q in log if q.counters["trick_nodes"] > 1)
     assert any(q.capped for q in log)
+
+
+def test_advise_runs_stops_a_hand_at_its_cpu_budget_and_reports_it_as_a_lower_bound(compiled_kernels, suite):
+    import signal
+
+    from experiments.benchmarks.advise_runs import run_position, summary
+
+    slow = next(p for p in suite if p.name == "misere_low/0")  # its default run takes far more than 0.3 CPU s
+    out = run_position(slow, budget_s=0.3)
+    assert out["over_budget"] and out["cpu_s"] >= 0.3 and "deals" not in out
+    assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)  # the timer is off again
+    fast = {"name": "a", "hand": "", "seat": "eldest", "turned": "7H", "git_commit": "c", "over_budget": False,
+            "cpu_s": 4.0, "deals": 32, "dds_solves": 2.0}  # fmt: skip
+    s = summary([out, fast], start_s=1.0)
+    assert s["over_budget"] == ["misere_low/0"] and s["max_dds_solves"] == 2.0  # not timed: not among the costs
+    assert s["p50_s"] == pytest.approx((1.0 + out["cpu_s"] / 2 + 1.0 + 4.0 / 2) / 2)  # start-up + CPU over 2 workers
