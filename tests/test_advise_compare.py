@@ -103,8 +103,13 @@ def test_cli_compare_takes_methods_and_contracts(capsys):
     miserie = next(r for r in out["contracts"] if r["contract"] == "miserie")
     assert miserie["p_dd"] == miserie["p_heuristic"] == 1.0 and miserie["ev_dd"] == miserie["ev_heuristic"] == 30.0
     assert miserie["diff_heuristic_low"] < 0 < miserie["diff_heuristic_high"]  # not a point at n = 3
+    recs = out["recommendations"]  # each method's own run's recommendation, from its bid values
+    assert list(recs) == ["dd", "heuristic"] and {r["bid"] for r in recs.values()} == {"miserie"}
+    assert all(r["from"] == "bid values" and 0 < r["ev_units"] <= 30.0 for r in recs.values())
     assert main(argv) == 0
     table = capsys.readouterr().out
+    said = f"dd: miserie ({recs['dd']['ev_units']:+.1f} units)"
+    assert f"recommended by each method (from its bid values): {said}" in table
     assert "not shown: vraag in H" in table and "rows not compared: a vraag with a fixed partner seat" in table
 
 

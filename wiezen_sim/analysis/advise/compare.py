@@ -49,8 +49,9 @@ def compare(
     Returns:
         :class:`Comparison` (table columns in its docstring). ``meta`` as ``Advice.meta`` without
         ``method``, with ``methods``, ``worlds``, ``fixed_partner_rows`` (the rows left out as not
-        played by every method) and, with a PIMC method, ``pimc_effort``: per PIMC method its
-        effort keys of ``Advice.meta`` (``pimc_decisions``, ``worlds_dropped``, ...).
+        played by every method), ``recommendations`` (per method the bid its own run recommends: ``bid`` in
+        words, ``ev_units``, ``from`` the bid values or the table) and, with a PIMC method, ``pimc_effort``: per
+        PIMC method its effort keys of ``Advice.meta`` (``pimc_decisions``, ``worlds_dropped``, ...).
 
     Raises:
         ValueError: as :func:`~wiezen_sim.analysis.advise.advise`, or fewer than two distinct methods.
@@ -83,6 +84,11 @@ def compare(
     meta = {k: v for k, v in runs[first].meta.items() if k != "method"}
     fixed = max(len(a.table) - len(_keyed(a)) for a in runs.values())  # a vraag's rows with a fixed partner seat
     meta.update(methods=list(methods), worlds=worlds, fixed_partner_rows=fixed)
+    meta["recommendations"] = {
+        m: {"bid": a.bid_label(a.recommendation), "ev_units": float(a.recommendation["ev_units"]),
+            "from": a.meta.get("recommended_from", "table")}
+        for m, a in runs.items()
+    }  # fmt: skip
     effort = {m: {k: runs[m].meta[k] for k in PIMC_EFFORT if k in runs[m].meta} for m in methods if "pimc" in m}
     if effort:
         meta["pimc_effort"] = effort

@@ -403,6 +403,15 @@ class Comparison:
         """The table as CSV, one line per row (floats to :data:`CSV_DIGITS` decimals, no trailing newline)."""
         return self.table.round(CSV_DIGITS).to_csv(index=False).rstrip("\n")
 
+    def _verdict_lines(self) -> list[str]:
+        """``recommended by each method: dd: vraag ♥ (+2.1 units) · pimc: pass (+0.0 units)``, then a blank line
+        (none without ``recommendations`` in the meta); each method's recommendation comes from its own run."""
+        recs = self.meta.get("recommendations")
+        if not recs:
+            return []
+        said = " · ".join(f"{m}: {r['bid']} ({r['ev_units']:+.1f} units)".replace("(-", "(−") for m, r in recs.items())
+        return [f"recommended by each method (from its {next(iter(recs.values()))['from']}): {said}", ""]
+
     def hopeless(self) -> pd.Series:
         """Per row (bool): no deal counted (``n`` = 0, a vraag nobody accepted) or never made under any method."""
         p = self.table[[f"p_{m}" for m in self.meta["methods"]]]
@@ -439,6 +448,7 @@ class Comparison:
             + (f"; {m['worlds']} PIMC worlds per card decision" if efforts else ""),
             *[f"  {line}" for line in efforts],
             "",
+            *self._verdict_lines(),
             shown.to_string(index=False) if len(rows) else "(no option shown)",
         ]
         if hidden.any():
