@@ -107,3 +107,29 @@ def test_misere_questions_larger_endings_slow(solver, seed):
         declarer = i % 4
         hands, leader, trick = misere_ending(rng, 5, declarer, in_progress=i % 4 == 1)
         _check_ending(solver, hands, leader, trick, declarer)
+
+
+def test_misere_declarer_tries_its_highest_safe_duck_first(compiled_kernels):
+    """Following suit, the declarer's card that a later seat must beat is ordered as a duck (highest first).
+
+    North leads the five of clubs; East (the declarer) holds C6 and C2; South, after it, holds
+    only clubs above the six, so the six loses as surely as the two and is tried first (it keeps
+    the two for a later club trick). With a club below the six in South's hand the six may win
+    and comes after the two. Move ordering only: the answers are the brute force's (above).
+    """
+    from wiezen_sim.cards import parse_card, parse_deal
+    from wiezen_sim.kernel.dd.entry import new_scratch
+    from wiezen_sim.kernel.dd.layout import CANDIDATES
+    from wiezen_sim.kernel.dd.moves import _gen_moves, _legal, _overtaken
+
+    lead = parse_card("5C")
+    for south, first in (("T98", "6C"), ("T94", "2C")):
+        hands = np.array(parse_deal(f"N:AK... .2..62 ...{south} ..432.", cards_per_hand=None), dtype=np.int64)
+        declarer, scratch = 1, new_scratch()
+        legal = _legal(hands[declarer], lead >> 4)
+        rem = int(hands[0] | hands[1] | hands[2] | hands[3])
+        n = _gen_moves(hands, declarer, legal, rem | 1 << lead, 1, 0, lead >> 4, lead, 0, -1, 3, 1 << declarer,
+                       True, -1, scratch, 0)  # fmt: skip
+        assert n == 2
+        assert int(scratch[CANDIDATES, 0, 0]) == parse_card(first), south
+        assert _overtaken(hands, declarer, parse_card("6C"), 0) == (first == "6C")
