@@ -18,7 +18,8 @@ may wait for the other, are left out). The start-up is measured, not modelled: t
 fastest of :data:`STARTUP_RUNS`, at the start of the run (the load average is recorded beside it: on a
 busy machine it is an overestimate).
 
-A hand whose run passes ``--budget`` CPU seconds is stopped there (a CPU-time timer) and reported as
+A hand whose run passes ``--budget`` CPU seconds is stopped (a CPU-time timer, which acts only between two
+solver questions: a single long question runs on past it) and reported as
 ``over_budget`` with its time as a lower bound (never as fast); its deals are then unknown.
 Results go to results/benchmarks/advise_runs.json after every hand, each hand with the commit it was run at
 (``--resume`` keeps the hands of an earlier file with the same settings, whatever their commit: resume only
