@@ -26,7 +26,7 @@ METHODS = ("dd", "pimc", "pimc-uniform", "heuristic")
 COMPARED = ("dd", "pimc", "heuristic")
 EXAMPLE = {"hand": "S:AKQJ98 H:AK2 D:K3 C:52", "seat": "eldest", "turned": "7H"}
 # the module of the task the advisor's worker processes run (``play.DealBatch``): the CLI has them import it
-# while it imports the rest (wiezen_sim.parallel.start_workers)
+# while it imports the rest (wiezen_sim.parallel.workers_started)
 ADVISE_WORKER_MODULE = "wiezen_sim.analysis.advise.play"
 
 # sessions (wiezen_sim.analysis.sessions)

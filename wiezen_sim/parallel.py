@@ -339,10 +339,11 @@ def workers_started(n_jobs: int, module: str) -> Iterator[None]:
         ValueError: ``n_jobs`` = 0.
     """
     resolve_backend("loky", n_jobs)  # checks n_jobs
+    workers = effective_n_jobs(n_jobs)
     pool = None
     try:
-        pool = _loky_pool(effective_n_jobs(n_jobs))
-        for _ in range(effective_n_jobs(n_jobs)):
+        pool = _loky_pool(workers)
+        for _ in range(workers):
             pool.submit(importlib.import_module, module)
         yield
     except BaseException:

@@ -168,6 +168,7 @@ def main(argv: list[str] | None = None) -> int:
         "versions": {**package_versions(), "endplay": endplay.__version__},
         "advise_startup_wall_s": start,
     }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
     hands = []
     for pos in positions:
         h = done.get(pos.name) or run_position(pos, args.budget)
@@ -175,7 +176,6 @@ def main(argv: list[str] | None = None) -> int:
         cost = "over budget" if h["over_budget"] else f"{h['deals']} deals, {h['dds_solves']:.1f} DDS solves a deal"
         print(f"{pos.name:22s} {h['hand']:28s} {h['seat']:7s} {h['turned']:3s} {h['cpu_s']:7.1f} CPU s, {cost}",
               flush=True)  # fmt: skip
-        args.out.parent.mkdir(parents=True, exist_ok=True)
         out["machine"] = machine_info(load)
         args.out.write_text(json.dumps({**out, "summary": summary(hands, start), "hands": hands}, indent=1) + "\n")
     s = summary(hands, start)
