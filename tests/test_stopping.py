@@ -19,11 +19,11 @@ from wiezen_sim.analysis.stats import prob_greater
 HAND = "S:AKJ98 H:A52 D:K32 C:52"  # solo in spades made about 9 times in 10 (7S turned), miserie hopeless
 
 
-def test_round_ends_double_up_to_the_ceiling():
+def test_round_ends_double_then_grow_by_a_quarter():
     assert round_ends(1) == [1]
     assert round_ends(FIRST_LOOK) == [FIRST_LOOK]
     assert round_ends(ROUND_FIRST) == [8, 16, 32]
-    assert round_ends(1000) == [8, 16, 32, 64, 128, 256, 512, 1000]
+    assert round_ends(1000) == [8, 16, 32, 64, 128, 160, 200, 250, 312, 390, 487, 608, 760, 950, 1000]
     assert round_ends(129) == [8, 16, 32, 64, 128, 129]
     with pytest.raises(ValueError, match="positive"):
         round_ends(0)

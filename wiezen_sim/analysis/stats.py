@@ -1,11 +1,16 @@
-"""Interval estimates used by every table (DESIGN.md: probabilities come with n and a Wilson interval)."""
+"""Interval estimates used by every table (DESIGN.md: probabilities come with n and a Wilson interval).
+
+The distributions come from :mod:`scipy.special` (``ndtr``, ``ndtri``, ``stdtr``, ``stdtrit``), not
+:mod:`scipy.stats`, whose import costs the advisor's start-up 0.5-1 s; ``tests/test_stats.py`` checks
+every function against :mod:`scipy.stats`.
+"""
 
 from __future__ import annotations
 
 import math
 
 import numpy as np
-from scipy.stats import binomtest, norm, t
+from scipy.special import ndtr, ndtri, stdtrit
 
 __all__ = ["CONFIDENCE", "mean_interval", "paired_difference", "prob_greater", "wilson"]
 
@@ -13,14 +18,18 @@ CONFIDENCE = 0.95
 
 
 def wilson(successes: int, n: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
-    """Wilson score interval of a success probability (``scipy.stats.binomtest``).
+    """Wilson score interval of a success probability (Wilson 1927; as ``scipy.stats.binomtest``'s
+    ``proportion_ci(method="wilson")``).
 
     Returns ``(low, high)`` probabilities; ``(nan, nan)`` when ``n == 0``.
     """
     if n == 0:
         return math.nan, math.nan
-    ci = binomtest(int(successes), int(n)).proportion_ci(confidence_level=confidence, method="wilson")
-    return float(ci.low), float(ci.high)
+    z = float(ndtri(0.5 + confidence / 2))
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(centre - half, 0.0), min(centre + half, 1.0)
 
 
 def prob_greater(diff: np.ndarray) -> float:
@@ -35,7 +44,7 @@ def prob_greater(diff: np.ndarray) -> float:
     sd = float(np.std(diff, ddof=1)) if n > 1 else 0.0
     if sd == 0.0:
         return 1.0 if mean > 0 else 0.0 if mean < 0 else 0.5
-    return float(norm.cdf(mean / (sd / math.sqrt(n))))
+    return float(ndtr(mean / (sd / math.sqrt(n))))
 
 
 def mean_interval(values: np.ndarray, confidence: float = CONFIDENCE) -> tuple[float, float, float]:
@@ -50,7 +59,7 @@ def mean_interval(values: np.ndarray, confidence: float = CONFIDENCE) -> tuple[f
     mean = float(values.mean())
     if n == 1:
         return mean, math.nan, math.nan
-    half = float(t.ppf(0.5 + confidence / 2, n - 1) * values.std(ddof=1) / math.sqrt(n))
+    half = float(stdtrit(n - 1, 0.5 + confidence / 2) * values.std(ddof=1) / math.sqrt(n))
     return mean, mean - half, mean + half
 
 

@@ -1,7 +1,8 @@
 """When the advisor has sampled enough deals: the stop rule (issue 18).
 
 ``samples`` is a ceiling. Deals are drawn in rounds whose ends are fixed by the sample
-count alone (:func:`round_ends`: 8, 16, 32, 64, 128, … deals, then the ceiling), so the same
+count alone (:func:`round_ends`: 8, 16, 32, 64, 128 deals, then a quarter more each round, 160, 200,
+250, 312, …, and the ceiling), so the same
 seed and ceiling give the same rounds, the same deals and the same numbers for any
 ``n_jobs``, batch size or backend. After every round the rows built so far are judged
 (the run itself may stop from :data:`ROUND_FIRST` deals on; the two earlier looks, after
@@ -45,13 +46,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from scipy.stats import t as student_t
+from scipy.special import stdtr
 
 from wiezen_sim.analysis.stats import prob_greater
 
 __all__ = [
     "DECIDED",
     "DOMINATED",
+    "FINE_FROM",
     "FIRST_LOOK",
     "HALF_WIDTH",
     "ROUND_FIRST",
@@ -63,6 +65,9 @@ __all__ = [
 ]
 
 FIRST_LOOK = 8  # deals of the first round (enough to drop a clearly dominated contract); later ones double the deals
+# deals from which a round adds a quarter instead of doubling: a row at P(success) 0.5 needs 385 deals to reach
+# ±HALF_WIDTH, which doubling rounds overshoot to 512
+FINE_FROM = 128
 ROUND_FIRST = 32  # deals before the run may stop (the rows of a fixed partner seat are asked on these)
 DECIDED = 0.99  # P(recommendation better than the runner-up) needed to stop (issue 18)
 HALF_WIDTH = 0.05  # largest half-width of a contending row's 95 % interval of P(success) (issue 18)
@@ -75,7 +80,9 @@ Option = tuple[str, np.ndarray, float]  # (contract, per-deal settlement float[n
 
 
 def round_ends(samples: int) -> list[int]:
-    """Cumulative deal counts after each round: ``[8, 16, 32, 64, 128, …, samples]`` (ints, ascending).
+    """Cumulative deal counts after each round (ints, ascending): doubling from :data:`FIRST_LOOK` up to
+    :data:`FINE_FROM`, then a quarter more each round (rounded down), then ``samples``:
+    ``[8, 16, 32, 64, 128, 160, 200, 250, 312, 390, 487, 608, 760, 950, 1000]`` for 1000.
 
     Raises:
         ValueError: ``samples`` < 1.
@@ -86,7 +93,7 @@ def round_ends(samples: int) -> list[int]:
     end = FIRST_LOOK
     while end < samples:
         ends.append(end)
-        end *= 2
+        end = end * 2 if end < FINE_FROM else end + end // 4
     return [*ends, samples]
 
 
@@ -105,7 +112,7 @@ def p_better(a: np.ndarray, b: np.ndarray) -> float:
     sd = float(np.std(diff, ddof=1))
     if sd == 0.0:
         return prob_greater(diff)
-    return float(student_t.cdf(float(np.mean(diff)) / (sd / np.sqrt(n)), df=n - 1))
+    return float(stdtr(n - 1, float(np.mean(diff)) / (sd / np.sqrt(n))))
 
 
 def in_contention(options: Sequence[Option], best: int) -> tuple[set[str], bool]:
