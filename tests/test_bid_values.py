@@ -288,3 +288,13 @@ def test_all_pass_under_ronde_pas_plays_its_first_game(compiled_kernels):
     assert any(paid)  # the last trick paid somebody
     row = _bid(adv, "pass")
     assert row.all_pass == 1 and row.ev_units == pytest.approx(np.mean(paid))
+
+
+def test_dd_solves_a_contract_once_a_deal_though_several_bids_lead_to_it(compiled_kernels):
+    """Pass and miserie both end in the second seat's solo slim: double dummy solves it once a deal, and both bids
+    settle it alike."""
+    kwargs = {"samples": 3, "seed": 5, "progress": False, "stop": False, "contracts": ["miserie"],
+              "model": SlimOvercaller()}  # fmt: skip
+    adv = advise(HAND, "eldest", TURNED, n_jobs=1, **kwargs)
+    assert adv.meta["bid_questions"] == 3 and (adv.bids.other_contract == 1).all()
+    assert _bid(adv, "pass", None).ev_units == pytest.approx(_bid(adv, "miserie", None).ev_units)

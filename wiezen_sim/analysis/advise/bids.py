@@ -45,7 +45,8 @@ Per sampled deal (the arrays of :func:`bid_batch`; ``k`` indexes :func:`bid_opti
     bid_units[k]    float64  the seat's settlement (units) outside that row: others'
                              contracts, a vraag with another partner, Ronde Pas
     bid_questions   int32    contracts of other seats solved (dd) or played (the play methods) for
-                             these values, over all bids
+                             these values, over all bids (dd: each contract once a deal, though several
+                             bids lead to it: a troel after a pass and after an unaccepted vraag)
     bid_trick_nodes int64    their trick nodes (dd)
     bid_auction_contradicted int32  ``pimc``: decisions of those plays whose worlds all have a seat
                              bidding off the model or with a seat's bids left unread
@@ -325,6 +326,7 @@ def bid_batch(
         else:
             table_partner = int(answers["vraag_partner"][i]) if answers["vraag_partner"][i] >= 0 else None
         all_pass = _ronde_pas_units(deal, rules, seat) if rules.all_pass == "ronde_pas" else 0.0
+        solved: dict[Declaration, tuple[int, tuple[int, ...], int, int]] = {}  # dd: the deal's answers
         for j in asked:
             option = options[j]
             bid = first_bid(option, rules)
@@ -343,11 +345,14 @@ def bid_batch(
                     if d.declarers[1] == table_partner:
                         own = OWN_VRAAG
                         continue
-                out["bid_questions"][i] += 1
                 if method == "dd":
-                    tricks, side, target, nodes = _others_tricks(d, deal, rules)
-                    out["bid_trick_nodes"][i] += nodes
+                    if d not in solved:
+                        solved[d] = _others_tricks(d, deal, rules)
+                        out["bid_questions"][i] += 1
+                        out["bid_trick_nodes"][i] += solved[d][3]
+                    tricks, side, target, _ = solved[d]
                 else:
+                    out["bid_questions"][i] += 1
                     evidence = AuctionEvidence(tuple(turns), model) if method == "pimc" else None
                     streams = np.random.SeedSequence([int(word), OTHERS_STREAM + j]).spawn(SEATS)
                     rngs = [np.random.default_rng(r) for r in streams]
