@@ -5,6 +5,7 @@ name and number, numeric options refused before any work, ``--version``."""
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -87,10 +88,12 @@ def test_help_has_a_description_and_an_example(capsys, verb):
 
 
 @pytest.mark.parametrize("verb", WITH_JOBS)
-def test_jobs_zero_is_refused(capsys, verb):
-    assert "argument --jobs: must be a worker count ≥ 1, or -1 for all cores, got 0" in refused(
-        capsys, [*verb.split(), "--jobs", "0"]
-    )
+@pytest.mark.parametrize("count", ["0", "-3", str((os.cpu_count() or 1) + 1), "99999"])
+def test_jobs_out_of_range_is_refused(capsys, verb, count):
+    """0, negatives other than -1, and more workers than cores (99999 started 130 processes before this check)."""
+    cores = os.cpu_count() or 1
+    assert (f"argument --jobs: must be a worker count from 1 to {cores} (this machine's cores), or -1 for all "
+            f"cores, got {count}") in refused(capsys, [*verb.split(), "--jobs", count])  # fmt: skip
 
 
 @pytest.mark.parametrize("verb", sorted(RUNS))

@@ -172,3 +172,13 @@ def test_an_option_equal_to_the_best_on_every_deal_does_not_keep_the_run_going()
     almost[0] -= 1.0  # one deal differs: a real runner-up, too close to call
     keep, settled = in_contention([*options[:2], ("abondance_in_troef", almost, 0.01)], 0)
     assert keep == {"abondance", "abondance_in_troef"} and not settled
+
+
+def test_a_vraag_nobody_is_left_to_accept_is_no_runner_up(compiled_kernels):
+    """The dealer's vraag after three passes settles as pass on every deal: the recommendation's runner-up is the
+    next option that differs, so the verdict calls no close call (a fresh user's report: "probability 0.50 only")."""
+    adv = advise("S:8642 H:T53 D:974 C:J95", "dealer", "9D", samples=ROUND_FIRST, seed=1, n_jobs=1, progress=False)
+    vraag = adv.bids[adv.bids.contract == "vraag"]
+    assert adv.recommendation["contract"] == "pass" and len(vraag) == 1 and (vraag.ev_units == 0).all()
+    assert adv.runner_up is not None and adv.runner_up["contract"] != "vraag"
+    assert adv.p_order >= 0.99 and "close call" not in adv.verdict()

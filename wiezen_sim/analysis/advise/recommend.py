@@ -266,7 +266,9 @@ def recommend(
     information, not a bid: the partner chooses to accept) and pass (0 units, first so that it wins
     ties); under the troel obligation (``obliged``) only :data:`TROEL_ONLY`, unless none of them is
     a row. The first three are ``{"contract", "trump", "ev_units"}`` dicts (and ``level`` for an
-    abondance level; the runner-up None when there is only one option); the options are
+    abondance level). The runner-up is the best option whose settlement differs from the recommendation's
+    on some deal (as the stop rule's: a vraag no seat is left to accept settles as pass), None when there is
+    none; the options are
     :data:`~wiezen_sim.analysis.advise.stopping.Option` tuples for the stop rule: (contract, per-deal
     settlement, Wilson half-width of its row's P(success)). Options valued on different numbers of
     deals are compared on the deals both were valued on.
@@ -278,11 +280,14 @@ def recommend(
         described = [_described(bids.rows[k]) for _, k in valued]
     else:
         ranked, described = _table_options(rows, obliged)
-    p_order = 1.0
-    if len(ranked) > 1:
-        m = min(len(ranked[0][1]), len(ranked[1][1]))
-        p_order = prob_greater(ranked[0][1][:m] - ranked[1][1][:m])
-    return described[0], described[1] if len(described) > 1 else None, p_order, ranked
+    p_order, runner = 1.0, None
+    for k in range(1, len(ranked)):
+        m = min(len(ranked[0][1]), len(ranked[k][1]))
+        diff = ranked[0][1][:m] - ranked[k][1][:m]
+        if diff.any():  # an option with the best's settlement on every deal is no runner-up (a dealer's vraag)
+            p_order, runner = prob_greater(diff), described[k]
+            break
+    return described[0], runner, p_order, ranked
 
 
 def _described(row: dict) -> dict:
