@@ -113,6 +113,12 @@ def test_out_in_a_missing_folder_is_refused(capsys, tmp_path, verb):
     assert not (tmp_path / "missing").exists()
 
 
+def test_out_that_cannot_be_written_is_named(capsys):
+    """/dev/full opens but refuses the write: the error names the file, not only the system's errno."""
+    assert main(["score", "solo", "--declarer", "0", "--tricks", "7", "--out", "/dev/full"]) == 2
+    assert "wiezen-sim score: error: cannot write /dev/full: No space left on device" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     "argv,message",
     [

@@ -179,10 +179,18 @@ def note(args: argparse.Namespace, text: str) -> None:
 
 
 def emit(args: argparse.Namespace, text: str) -> None:
-    """The verb's result: to ``--out`` (with a note on stderr) or to stdout."""
+    """The verb's result: to ``--out`` (with a note on stderr) or to stdout.
+
+    Raises:
+        OSError: ``--out`` cannot be written, with a message that names it (``/proc/version``: the write
+            itself fails, and the system's error names no file).
+    """
     if getattr(args, "out", None):
-        with open(args.out, "w", encoding="utf-8") as handle:
-            handle.write(text + "\n")
+        try:
+            with open(args.out, "w", encoding="utf-8") as handle:
+                handle.write(text + "\n")
+        except OSError as exc:
+            raise OSError(f"cannot write {args.out}: {exc.strerror or exc}") from None
         note(args, f"wrote {args.out}")
     else:
         print(text)
