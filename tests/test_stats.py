@@ -16,6 +16,16 @@ def test_wilson_matches_scipy_binomtest(n):
     assert all(np.isnan(wilson(0, 0)))
 
 
+@pytest.mark.parametrize("n", range(1, 400))
+def test_wilson_holds_its_estimate_exactly_at_the_ends(n):
+    """0 of n starts at exactly 0 and n of n ends at exactly 1 (rounding left 0 < low, which a chart's error bar
+    refused as a negative length)."""
+    assert wilson(0, n)[0] == 0.0 and wilson(n, n)[1] == 1.0
+    for successes in (0, 1, n // 2, n):
+        low, high = wilson(successes, n)
+        assert low <= successes / n <= high
+
+
 def test_mean_interval_matches_scipy_t():
     rng = np.random.default_rng(3)
     for n in (2, 5, 40):

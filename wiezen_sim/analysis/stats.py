@@ -29,7 +29,9 @@ def wilson(successes: int, n: int, confidence: float = CONFIDENCE) -> tuple[floa
     p = successes / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(centre - half, 0.0), min(centre + half, 1.0)
+    low = 0.0 if successes == 0 else max(centre - half, 0.0)  # exact ends: rounding must not leave p outside
+    high = 1.0 if successes == n else min(centre + half, 1.0)
+    return low, high
 
 
 def prob_greater(diff: np.ndarray) -> float:
