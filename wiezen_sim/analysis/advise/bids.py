@@ -348,8 +348,9 @@ def bid_batch(
                 if method == "dd":
                     if d not in solved:
                         solved[d] = _others_tricks(d, deal, rules)
+                        *_, nodes = solved[d]
                         out["bid_questions"][i] += 1
-                        out["bid_trick_nodes"][i] += solved[d][3]
+                        out["bid_trick_nodes"][i] += nodes
                     tricks, side, target, _ = solved[d]
                 else:
                     out["bid_questions"][i] += 1

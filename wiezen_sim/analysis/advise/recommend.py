@@ -22,7 +22,14 @@ from wiezen_sim.analysis.advise.deals import check_position
 from wiezen_sim.analysis.advise.options import BidRows, OptionRows, bid_rows, dd_rows, play_rows, question
 from wiezen_sim.analysis.advise.play import DealBatch, default_model
 from wiezen_sim.analysis.advise.report import Advice
-from wiezen_sim.analysis.advise.stopping import ROUND_FIRST, Option, contending_discards, in_contention, round_ends
+from wiezen_sim.analysis.advise.stopping import (
+    ROUND_FIRST,
+    Option,
+    contending_discards,
+    in_contention,
+    round_ends,
+    settles_alike,
+)
 from wiezen_sim.analysis.stats import prob_greater, wilson
 from wiezen_sim.cards import card_name, hand_name
 from wiezen_sim.defaults import METHODS  # the play methods: wiezen_sim.analysis.advise.play
@@ -266,8 +273,8 @@ def recommend(
     information, not a bid: the partner chooses to accept) and pass (0 units, first so that it wins
     ties); under the troel obligation (``obliged``) only :data:`TROEL_ONLY`, unless none of them is
     a row. The first three are ``{"contract", "trump", "ev_units"}`` dicts (and ``level`` for an
-    abondance level). The runner-up is the best option whose settlement differs from the recommendation's
-    on some deal (as the stop rule's: a vraag no seat is left to accept settles as pass), None when there is
+    abondance level). The runner-up is the best option that does not settle alike with the recommendation
+    (:func:`~wiezen_sim.analysis.advise.stopping.settles_alike`, as in the stop rule), None when there is
     none; the options are
     :data:`~wiezen_sim.analysis.advise.stopping.Option` tuples for the stop rule: (contract, per-deal
     settlement, Wilson half-width of its row's P(success)). Options valued on different numbers of
@@ -280,14 +287,12 @@ def recommend(
         described = [_described(bids.rows[k]) for _, k in valued]
     else:
         ranked, described = _table_options(rows, obliged)
-    p_order, runner = 1.0, None
-    for k in range(1, len(ranked)):
-        m = min(len(ranked[0][1]), len(ranked[k][1]))
-        diff = ranked[0][1][:m] - ranked[k][1][:m]
-        if diff.any():  # an option with the best's settlement on every deal is no runner-up (a dealer's vraag)
-            p_order, runner = prob_greater(diff), described[k]
-            break
-    return described[0], runner, p_order, ranked
+    best_ev = ranked[0][1]
+    runner = next((k for k in range(1, len(ranked)) if not settles_alike(best_ev, ranked[k][1])), None)
+    if runner is None:
+        return described[0], None, 1.0, ranked
+    m = min(len(best_ev), len(ranked[runner][1]))
+    return described[0], described[runner], prob_greater(best_ev[:m] - ranked[runner][1][:m]), ranked
 
 
 def _described(row: dict) -> dict:

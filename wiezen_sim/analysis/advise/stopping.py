@@ -62,6 +62,7 @@ __all__ = [
     "in_contention",
     "p_better",
     "round_ends",
+    "settles_alike",
 ]
 
 FIRST_LOOK = 8  # deals of the first round (enough to drop a clearly dominated contract); later ones double the deals
@@ -115,6 +116,14 @@ def p_better(a: np.ndarray, b: np.ndarray) -> float:
     return float(stdtr(n - 1, float(np.mean(diff)) / (sd / np.sqrt(n))))
 
 
+def settles_alike(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two options' per-deal settlements (``float64``, units) are equal on every deal both were valued
+    on (a prefix of each): then which of the two is bid makes no difference (a dealer's vraag nobody is left
+    to accept settles as pass), so neither is the other's runner-up."""
+    n = min(len(a), len(b))
+    return bool(np.array_equal(a[:n], b[:n]))
+
+
 def in_contention(options: Sequence[Option], best: int) -> tuple[set[str], bool]:
     """The contracts still worth asking, and whether the run may stop.
 
@@ -138,11 +147,11 @@ def in_contention(options: Sequence[Option], best: int) -> tuple[set[str], bool]
             keep.add(contract)
             settled = settled and half <= HALF_WIDTH
             continue
-        n = min(len(best_ev), len(ev))
-        if np.array_equal(best_ev[:n], ev[:n]):  # the same settlement on every deal: which one is bid doesn't matter
+        if settles_alike(best_ev, ev):
             keep.add(contract)
             settled = settled and half <= HALF_WIDTH
             continue
+        n = min(len(best_ev), len(ev))
         runner_p = min(runner_p, prob_greater(best_ev[:n] - ev[:n]))
         if p_better(best_ev, ev) < DOMINATED:
             keep.add(contract)
