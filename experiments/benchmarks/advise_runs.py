@@ -79,15 +79,17 @@ def startup_wall_s() -> float:
     return min(times)
 
 
-def run_position(pos: Position, budget_s: float) -> dict:
-    """The default advise run of one position: CPU seconds, deals, recommendation, and DDS on the same deals."""
+def run_position(pos: Position, budget_s: float, commit: str | None) -> dict:
+    """The default advise run of one position: CPU seconds, deals, recommendation, and DDS on the same deals.
+
+    ``commit`` is the code's commit as imported at the run's start (HEAD may move during a long run)."""
     signal.signal(signal.SIGPROF, _over_budget)
     signal.setitimer(signal.ITIMER_PROF, budget_s)
     t0 = time.process_time()
     try:
         advice = advise(pos.hand, pos.seat, pos.turned, seed=SEED, n_jobs=1, progress=False)
     except OverBudget:
-        return {"name": pos.name, "class": pos.cls, **pos.describe(), "git_commit": git_commit(), "over_budget": True,
+        return {"name": pos.name, "class": pos.cls, **pos.describe(), "git_commit": commit, "over_budget": True,
                 "cpu_s": time.process_time() - t0}  # fmt: skip
     finally:
         signal.setitimer(signal.ITIMER_PROF, 0)
@@ -100,7 +102,7 @@ def run_position(pos: Position, budget_s: float) -> dict:
         "name": pos.name,
         "class": pos.cls,
         **pos.describe(),
-        "git_commit": git_commit(),
+        "git_commit": commit,
         "over_budget": False,
         "cpu_s": cpu,
         "deals": deals,
@@ -137,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--classes", default=None, help="comma-separated class names (default all)")
     ap.add_argument("--seed", type=int, default=DEFAULT_SEED, help="suite seed (which hands)")
     ap.add_argument("--budget", type=float, default=BUDGET_S, help=f"CPU seconds per hand (default {BUDGET_S:g})")
-    ap.add_argument("--resume", action="store_true", help="keep the hands of --out made at this commit and settings")
+    ap.add_argument("--resume", action="store_true", help="keep the hands of --out with these settings (any commit)")
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args(argv)
     if (args.hands is not None and args.hands < 1) or args.budget <= 0:
@@ -157,12 +159,13 @@ def main(argv: list[str] | None = None) -> int:
         old = json.loads(args.out.read_text())
         if old.get("settings") == settings:
             done = {h["name"]: h for h in old["hands"]}
+    commit = git_commit()  # before anything runs: the code imported is the code of this commit
     load = os.getloadavg()
     start = startup_wall_s()
     advise("S:AKQJ98 H:AK2 D:K3 C:52", "eldest", "7H", samples=2, n_jobs=1, progress=False)  # numba cache load
     out = {
         "command": "python experiments/benchmarks/advise_runs.py " + " ".join(argv or sys.argv[1:]),
-        "git_commit": git_commit(),
+        "git_commit": commit,
         "settings": settings,
         "machine": machine_info(load),
         "versions": {**package_versions(), "endplay": endplay.__version__},
@@ -171,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     hands = []
     for pos in positions:
-        h = done.get(pos.name) or run_position(pos, args.budget)
+        h = done.get(pos.name) or run_position(pos, args.budget, commit)
         hands.append(h)
         cost = "over budget" if h["over_budget"] else f"{h['deals']} deals, {h['dds_solves']:.1f} DDS solves a deal"
         print(f"{pos.name:22s} {h['hand']:28s} {h['seat']:7s} {h['turned']:3s} {h['cpu_s']:7.1f} CPU s, {cost}",
