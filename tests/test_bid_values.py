@@ -164,7 +164,8 @@ def test_same_numbers_for_any_jobs_and_counted_deals_at_a_later_seat(compiled_ke
     two = advise(HAND, "third", TURNED, n_jobs=2, batch_size=3, **kwargs)
     assert one.bids.equals(two.bids) and one.meta == two.meta and one.recommendation == two.recommendation
     n = dict(zip(one.bids.contract, one.bids.n, strict=False))
-    assert 0 < one.meta["bid_deals"] <= 20 and n["pass"] == n["solo"] == one.meta["bid_deals"]
+    # every sampled deal is one where the seats before pass (bids.PassedDeals), so every one counts
+    assert one.meta["bid_deals"] == one.meta["deals"] == n["pass"]
     assert (one.bids.n <= one.meta["bid_deals"]).all()  # a bid dropped at a look counts the deals before it
 
 
@@ -249,19 +250,21 @@ def test_bid_values_agree_with_whole_hands_played_by_the_game_engine(compiled_ke
     mask, seat, turned = check_position(HAND, "second", TURNED)
     rules, model = get_rules("tempelaere"), default_model(4.0)
     paid: dict[str, list[int]] = {"pass": [], "vraag": [], "solo": [], "miserie": [], "open_miserie": []}
-    for word in sample_seeds(seed, samples):
+    for word in sample_seeds(seed, 10 * samples):  # advise's deals: the first `samples` on which eldest passes
         hands = sample_hands(word, mask, seat, turned)
         deal = Deal(tuple(int(h) for h in hands), 3, turned)
         state = start_auction(deal, rules)
-        if model(state) != Bid("pass"):  # eldest, before the seat, calls: the deal is not counted
+        if model(state) != Bid("pass"):  # eldest, before the seat, calls: advise does not draw the deal
             continue
+        if len(paid["pass"]) == samples:
+            break
         assert apply(state, Bid("pass")).to_act == seat
         for contract in paid:
             first = Bid("vraag") if contract == "solo" else Bid(contract)
             bidders = [model, Plan(first, contract == "solo"), model, model]
             hand_result = play_one_hand(deal, rules, bidders, [Player() for _ in range(4)])
             paid[contract].append(hand_result.payments[seat])
-    assert len(paid["pass"]) == adv.meta["bid_deals"] > 0
+    assert len(paid["pass"]) == adv.meta["bid_deals"] == samples
     assert (adv.bids.other_contract > 0).any() and (adv.bids.with_partner > 0).any()  # those branches are exercised
     for contract, payments in paid.items():
         assert _bid(adv, contract).ev_units == pytest.approx(np.mean(payments)), contract
@@ -298,3 +301,34 @@ def test_dd_solves_a_contract_once_a_deal_though_several_bids_lead_to_it(compile
     adv = advise(HAND, "eldest", TURNED, n_jobs=1, **kwargs)
     assert adv.meta["bid_questions"] == 3 and (adv.bids.other_contract == 1).all()
     assert _bid(adv, "pass", None).ev_units == pytest.approx(_bid(adv, "miserie", None).ev_units)
+
+
+def test_advise_draws_only_deals_where_the_seats_before_pass_prefix_stable(compiled_kernels):
+    """PassedDeals keeps, in the order of sample_seeds, exactly the candidates on which the model passes with every
+    seat before the advised one (the advisor knows no earlier bid, RULES.md 1.4): every deal it skips has a call
+    before the seat's turn, and the first n kept do not depend on how many are asked for."""
+    from wiezen_sim.analysis.advise.bids import PassedDeals, auction_to_seat
+    from wiezen_sim.analysis.advise.play import default_model
+    from wiezen_sim.rules.dealing import Deal
+    from wiezen_sim.rules.ruleset import get_rules
+
+    rules, model = get_rules("tempelaere"), default_model(4.0)
+    mask, seat, turned = check_position("S:T85 H:KT D:KT75 C:T652", "dealer", "TH")
+    deals = PassedDeals(5, mask, seat, turned, rules, model)
+    kept = deals.seeds(40)
+    assert np.array_equal(PassedDeals(5, mask, seat, turned, rules, model).seeds(7), kept[:7])
+    assert np.array_equal(deals.seeds(12), kept[:12])  # asking for fewer later gives the same prefix
+
+    def speaks(word):
+        deal = Deal(tuple(int(h) for h in sample_hands(word, mask, seat, turned)), 3, turned)
+        return auction_to_seat(deal, seat, rules, model) is not None
+
+    candidates = sample_seeds(5, deals.drawn)
+    passing = [w for w in candidates if speaks(w)]
+    assert np.array_equal(kept, passing[:40])
+    assert len(passing) < len(candidates)  # some deals were skipped: a seat before the dealer called
+
+
+def test_a_position_where_the_seats_before_never_pass_is_refused(compiled_kernels):
+    with pytest.raises(ValueError, match="the seats before third pass on only 0 of"):
+        advise(HAND, "third", TURNED, samples=4, seed=1, n_jobs=1, progress=False, model=VraagPair())

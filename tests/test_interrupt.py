@@ -97,7 +97,7 @@ def test_advise_stops_in_a_long_search_with_the_partial_table(signum, jobs):
     deals = int(said[2])
     assert deals >= 1
     assert out.startswith(f"PARTIAL: the run was stopped after {deals} of the (at most) 1,000 sampled deals")
-    assert f"\n{deals} sampled deals, seed 1" in out and "recommendation:" in out
+    assert f"\n{deals} sampled deals where the seats before you pass, seed 1" in out and "recommendation:" in out
     assert "Traceback" not in err
 
 

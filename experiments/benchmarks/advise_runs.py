@@ -32,6 +32,7 @@ deal in DDS solves).
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import os
 import signal
@@ -48,13 +49,17 @@ sys.path.insert(0, str(ROOT))
 from experiments.benchmarks.advise_suite import dds_solve_s, projected_wall_s  # noqa: E402
 from experiments.benchmarks.hand_suite import DEFAULT_SEED, Position, suite_positions  # noqa: E402
 from wiezen_sim.analysis.advise import advise  # noqa: E402
+from wiezen_sim.analysis.advise.bids import PassedDeals  # noqa: E402
 from wiezen_sim.analysis.advise.deals import sample_hands  # noqa: E402
+from wiezen_sim.analysis.advise.play import default_model  # noqa: E402
 from wiezen_sim.analysis.advise.report import option_name  # noqa: E402
 from wiezen_sim.analysis.provenance import git_commit, machine_info, package_versions  # noqa: E402
 from wiezen_sim.cards import card_suit  # noqa: E402
-from wiezen_sim.parallel import sample_seeds  # noqa: E402
+from wiezen_sim.rules.ruleset import get_rules  # noqa: E402
 
 SEED = 1  # advise's default seed
+# advise's default accept_tricks: its bidding model's, which decides the deals it samples
+ACCEPT = inspect.signature(advise).parameters["accept_tricks"].default
 STARTUP_RUNS = 3  # start-up timings, the fastest kept
 BUDGET_S = 600.0  # CPU seconds per hand before its run is stopped (300 s of 2-job wall: 10 times the target)
 
@@ -96,8 +101,8 @@ def run_position(pos: Position, budget_s: float, commit: str | None) -> dict:
     cpu = time.process_time() - t0
     deals = int(advice.meta["deals"])
     trump = card_suit(pos.turned)
-    dds = sum(dds_solve_s(sample_hands(word, pos.hand, pos.seat, pos.turned), trump)[0]
-              for word in sample_seeds(SEED, deals))  # fmt: skip
+    seeds = PassedDeals(SEED, pos.hand, pos.seat, pos.turned, get_rules(), default_model(ACCEPT)).seeds(deals)
+    dds = sum(dds_solve_s(sample_hands(word, pos.hand, pos.seat, pos.turned), trump)[0] for word in seeds)
     return {
         "name": pos.name,
         "class": pos.cls,

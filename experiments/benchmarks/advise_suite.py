@@ -76,7 +76,6 @@ from experiments.benchmarks.hand_suite import DEFAULT_SEED, Position, suite_posi
 from wiezen_sim.analysis.provenance import git_commit  # noqa: E402
 from wiezen_sim.cards import card_count, card_name, card_suit, deal_name, parse_card, parse_deal  # noqa: E402
 from wiezen_sim.kernel import dd as _k  # noqa: E402
-from wiezen_sim.parallel import sample_seeds  # noqa: E402
 from wiezen_sim.rules.ruleset import RuleSet, get_rules  # noqa: E402
 from wiezen_sim.solvers.dd import DDSolver, NodeLimitExceeded, parse_side  # noqa: E402
 from wiezen_sim.vocabulary import NO_TRUMP, Objective, objective_name, parse_objective, parse_trump, trump_name  # noqa: E402
@@ -113,15 +112,19 @@ _SEQ = itertools.count()  # tie-breaker of the kept questions (arrival order)
 def advise_internals():
     """Everything this benchmark takes from ``wiezen_sim.analysis.advise``; re-point here after a refactor.
 
-    Returns ``(sample_deal, ask_table, tt_mb, default_samples, accept_tricks)``:
+    Returns ``(sample_deal, ask_table, tt_mb, default_samples, accept_tricks, deal_seeds)``:
     ``sample_deal(word, position)`` → ``int64[4]`` hands (seat 3 = dealer) as ``advise`` samples them;
     ``ask_table(word, position, rules, solvers)`` asks every question of the default contract
     table of that deal as ``advise``'s first round does (``dd_table.dd_batch``, every contract
     wanted), through ``solvers`` (strain → solver, ``None`` = no trump), and returns its answers;
     ``tt_mb`` the table size ``advise`` gives each strain's solver (``None`` = no trump);
-    ``default_samples`` (the ceiling of the stop rule) and ``accept_tricks`` the defaults of ``advise``.
+    ``default_samples`` (the ceiling of the stop rule) and ``accept_tricks`` the defaults of ``advise``;
+    ``deal_seeds(position, k, seed, rules)`` → ``uint64[k]``, the seed words of the first ``k`` deals
+    ``advise --seed seed`` samples (those where the seats before the position's pass, ``bids.PassedDeals``).
     """
     from wiezen_sim.analysis.advise import advise, dd_table, sample_hands
+    from wiezen_sim.analysis.advise.bids import PassedDeals
+    from wiezen_sim.analysis.advise.play import default_model
 
     defaults = inspect.signature(advise).parameters
     accept = defaults["accept_tricks"].default
@@ -139,7 +142,10 @@ def advise_internals():
             dd_table._SOLVERS.clear()
             dd_table._SOLVERS.update(own)
 
-    return sample_deal, ask_table, dict(dd_table.TT_MB), defaults["samples"].default, accept
+    def deal_seeds(pos: Position, k: int, seed: int, rules: RuleSet) -> np.ndarray:
+        return PassedDeals(seed, pos.hand, pos.seat, pos.turned, rules, default_model(accept)).seeds(k)
+
+    return sample_deal, ask_table, dict(dd_table.TT_MB), defaults["samples"].default, accept, deal_seeds
 
 
 def question_kind(q: Question) -> str:
@@ -294,12 +300,12 @@ def _sum_counters(questions: list[Question]) -> dict:
 def run_hand(pos: Position, deals: int, seed: int, rules: RuleSet, solvers: dict, log: list[Question],
              internals, slow: list) -> dict:  # fmt: skip
     """Time the whole table and one DDS solve on each of the hand's ``deals`` sampled deals."""
-    sample_deal, ask_table = internals[0], internals[1]
+    sample_deal, ask_table, deal_seeds = internals[0], internals[1], internals[5]
     trump = card_suit(pos.turned)
     rows = []
     by_family: dict[str, list[Question]] = {f: [] for f in FAMILIES}
     overhead = 0.0
-    for d, word in enumerate(sample_seeds(seed, deals)):
+    for d, word in enumerate(deal_seeds(pos, deals, seed, rules)):
         log.clear()
         t0, w0 = time.process_time(), time.perf_counter()
         ask_table(word, pos, rules, solvers)
@@ -406,7 +412,7 @@ def replay_question(entry: dict, tt_mb: dict, node_limit: int | None) -> dict:
 
 def replay(path: Path, node_limit: int) -> int:
     """Re-ask every question of a corpus file with fresh solvers; compare answers and node counts."""
-    _, _, tt_mb, _, _ = advise_internals()
+    _, _, tt_mb, _, _, _ = advise_internals()
     entries = json.loads(path.read_text())["questions"]
     bad = 0
     for e in entries:

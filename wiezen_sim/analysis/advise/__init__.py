@@ -1,8 +1,10 @@
 """``advise``: which contract should this hand bid? (issues 4, 5; RULES.md 1.3–1.6).
 
 Monte Carlo double dummy over deals consistent with what the player knows: its own
-13 cards and the turned card, which lies in the dealer's hand. Seats are relative to
-the dealer: seat 0 = eldest (bids and leads first), seat 3 = dealer.
+13 cards, the turned card, which lies in the dealer's hand, and that it is the seat's first
+turn to bid, every seat before it having passed (the bidding model's passes: the deals where
+it bids otherwise are not drawn, :class:`~wiezen_sim.analysis.advise.bids.PassedDeals`).
+Seats are relative to the dealer: seat 0 = eldest (bids and leads first), seat 3 = dealer.
 
 The modules, each importing only those above it:
 

@@ -10,9 +10,10 @@ the contract that stands is settled for the advised seat (RULES.md 1.6). Every c
   any earlier bid, so a bid is valued where every seat before it passed (RULES.md 1.4:
   eldest speaks first). The seats before it bid by the bidding model on each sampled deal;
   a deal on which the model makes any call but pass before the seat's first turn (a vraag,
-  a wait, a contract, a troel or Carte Blanche) is not counted (``bid_outcome`` NOT_COUNTED):
-  the deals counted are drawn from the posterior given those passes (rejection on the same
-  sampled deals). Eldest's wait is not among the bids valued.
+  a wait, a contract, a troel or Carte Blanche) is not counted (``bid_outcome`` NOT_COUNTED).
+  ``advise`` samples only deals on which they pass (:class:`PassedDeals`: rejection, so the
+  deals are drawn from the posterior given those passes), and its table is over the same
+  deals. Eldest's wait is not among the bids valued.
 - **The other seats** bid by the bidding model (``model``, an
   :class:`~wiezen_sim.solvers.worlds.AuctionModel`; the advisor's default is the neutral
   threshold bot accepting a vraag with ``accept_tricks``: ``play.default_model``).
@@ -61,6 +62,7 @@ import numpy as np
 
 from wiezen_sim.analysis.advise.dd_table import asker, solver_for
 from wiezen_sim.analysis.advise.deals import DEALER, sample_hands
+from wiezen_sim.parallel import sample_seeds
 from wiezen_sim.rules.auction import LEVELS, AuctionState, Bid, Declaration, aces, apply, legal_bids, start_auction
 from wiezen_sim.rules.contracts import PASS, contract_spec, succeeded
 from wiezen_sim.rules.dealing import Deal
@@ -71,7 +73,7 @@ from wiezen_sim.rules.ruleset import RuleSet
 from wiezen_sim.solvers.players import ADAPTIVE_CAP, DEFAULT_WORLDS, MAX_WORLDS, PimcPlayer, Player, highest_discard
 from wiezen_sim.solvers.players import play_deal as play_with
 from wiezen_sim.solvers.worlds import AuctionEvidence, AuctionModel
-from wiezen_sim.vocabulary import SEATS, Objective
+from wiezen_sim.vocabulary import SEATS, Objective, seat_name
 
 __all__ = [
     "FLAT",
@@ -84,6 +86,8 @@ __all__ = [
     "RONDE_PAS_GAME",
     "TROEL_ONLY",
     "BidOption",
+    "PassedDeals",
+    "auction_to_seat",
     "bid_batch",
     "bid_options",
     "first_bid",
@@ -265,6 +269,79 @@ def _ronde_pas_units(deal: Deal, rules: RuleSet, seat: int) -> float:
     return float(settle_hand(setup, record, rules, RONDE_PAS_GAME)[seat])
 
 
+def _deal(word: np.uint64, hand: int, seat: int, turned: int) -> Deal:
+    hands = sample_hands(word, hand, seat, turned)
+    return Deal((int(hands[0]), int(hands[1]), int(hands[2]), int(hands[3])), DEALER, turned)
+
+
+def auction_to_seat(
+    deal: Deal, seat: int, rules: RuleSet, model: AuctionModel
+) -> tuple[AuctionState, list[tuple[AuctionState, Bid]]] | None:
+    """The auction on ``deal`` up to the seat's first turn, every seat before it passing (RULES.md 1.4).
+
+    The seats before it bid by ``model`` (the seat itself declines Carte Blanche). Returns the state at the
+    seat's first turn and the turns before it (``(state, bid)`` pairs), or None when a seat before it makes
+    any call but pass (a vraag, a wait, a contract, a troel or Carte Blanche) or the auction ends first:
+    the advisor's deals are the ones on which the seat speaks after passes (:class:`PassedDeals`).
+    """
+    state = start_auction(deal, rules)
+    before: list[tuple[AuctionState, Bid]] = []
+    while not state.done and not (state.phase == "auction" and state.to_act == seat):
+        bid = Bid(PASS) if state.to_act == seat else model(state)
+        before.append((state, bid))
+        state = apply(state, bid)
+    if state.done or any(bid.name != PASS for _, bid in state.history):
+        return None
+    return state, before
+
+
+class PassedDeals:
+    """The advisor's sampled deals: those on which every seat before the advised one passes (RULES.md 1.4).
+
+    The candidates are the seed words of :func:`~wiezen_sim.parallel.sample_seeds` ``(seed, ·)`` in order,
+    each dealt by :func:`~wiezen_sim.analysis.advise.deals.sample_hands`; a candidate is kept when
+    :func:`auction_to_seat` reaches the seat with passes only, under the bidding ``model``. So the deals
+    are drawn from the posterior given those passes (rejection), the same for any ``n_jobs``, and the
+    first ``n`` kept do not depend on how many are asked for later. Eldest keeps every deal but those
+    with another seat's troel announcement.
+
+    Args:
+        seed: the run's seed; hand, seat, turned: the position (trusted:
+            :func:`~wiezen_sim.analysis.advise.deals.check_position`); rules; model: the other seats' bidding.
+    """
+
+    MAX_DRAWS = 200  # candidates drawn per kept deal at most, before the position counts as unreachable
+
+    def __init__(self, seed: int, hand: int, seat: int, turned: int, rules: RuleSet, model: AuctionModel) -> None:
+        self._args = (hand, seat, turned)
+        self._seed, self._rules, self._model = seed, rules, model
+        self._kept: list[np.uint64] = []
+        self.drawn = 0  # candidates looked at so far
+
+    def seeds(self, n: int) -> np.ndarray:
+        """The first ``n`` kept seed words (``uint64[n]``).
+
+        Raises:
+            ValueError: ``n`` < 1, or the seats before the advised one bid on all but a few candidates
+                (fewer than one kept in :data:`MAX_DRAWS`), so the deals cannot be sampled.
+        """
+        if n < 1:
+            raise ValueError(f"the sample count must be positive, got {n}")
+        hand, seat, turned = self._args
+        while len(self._kept) < n:
+            if self.drawn >= self.MAX_DRAWS * n:
+                raise ValueError(
+                    f"the seats before {seat_name(seat)} pass on only {len(self._kept)} of {self.drawn:,} sampled "
+                    "deals under the bidding model: too few to advise on"
+                )
+            more = max(64, 2 * (n - len(self._kept)))
+            for word in sample_seeds(self._seed, self.drawn + more)[self.drawn :]:
+                if auction_to_seat(_deal(word, hand, seat, turned), seat, self._rules, self._model) is not None:
+                    self._kept.append(word)
+            self.drawn += more
+        return np.array(self._kept[:n], dtype=np.uint64)
+
+
 def bid_batch(
     seeds: np.ndarray,
     answers: dict[str, np.ndarray],
@@ -310,17 +387,12 @@ def bid_batch(
     asked = [j for j, o in enumerate(options) if ((not no_pass) if o.contract == PASS else ask(o.contract))]
     order = [(seat + step) % SEATS for step in range(1, SEATS)]
     for i, word in enumerate(seeds):
-        hands = sample_hands(word, hand, seat, turned)
-        deal = Deal((int(hands[0]), int(hands[1]), int(hands[2]), int(hands[3])), DEALER, turned)
-        state = start_auction(deal, rules)
-        before: list[tuple[AuctionState, Bid]] = []
-        while not state.done and not (state.phase == "auction" and state.to_act == seat):
-            bid = Bid(PASS) if state.to_act == seat else model(state)  # the seat declines Carte Blanche
-            before.append((state, bid))
-            state = apply(state, bid)
-        if state.done or any(bid.name != PASS for _, bid in state.history):
+        deal = _deal(word, hand, seat, turned)
+        turn = auction_to_seat(deal, seat, rules, model)
+        if turn is None:
             out["bid_outcome"][i, asked] = NOT_COUNTED
             continue
+        state, before = turn
         if "accepts" in answers:
             table_partner = next((q for q in order if answers["accepts"][i, q]), None)
         else:

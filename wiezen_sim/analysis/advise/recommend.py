@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from wiezen_sim.analysis.advise.bids import NOT_COUNTED, TROEL_ONLY, needed
+from wiezen_sim.analysis.advise.bids import NOT_COUNTED, TROEL_ONLY, PassedDeals, needed
 from wiezen_sim.analysis.advise.dd_table import PARTNER_ROWS
 from wiezen_sim.analysis.advise.deals import check_position
 from wiezen_sim.analysis.advise.options import BidRows, OptionRows, bid_rows, dd_rows, play_rows, question
@@ -39,7 +39,7 @@ from wiezen_sim.parallel import (
     resolve_backend,
     resolve_seed,
     run_batches,
-    sample_seeds,
+    stop_signals,
 )
 from wiezen_sim.rules.auction import aces
 from wiezen_sim.rules.contracts import contract_spec
@@ -73,18 +73,20 @@ def advise(
     """Estimate every contract this hand could declare, and what each bid it can make now is worth, by Monte Carlo
     double dummy (issues 4, 19; RULES.md 1.3–1.7).
 
-    The table ("if I declare it") holds each contract's success and settlement as if the other seats
-    let it stand. Each bid the seat can make at its first turn (pass, vraag, solo = propose and play
-    solo if nobody accepts, each contract) is also valued in the context of the auction
-    (``Advice.bids``), and the recommendation comes from those values. On every sampled
-    deal where the seats before this one pass (under the model; other deals are not counted for the
-    bids), the rest of the auction is bid by ``model`` (default the neutral threshold bot accepting
-    with ``accept_tricks``), while this seat follows its plan: pass when overcalled, never accept,
-    after a vraag nobody accepts pass (bid ``vraag``) or play solo (bid ``solo``). The contract that
-    stands is played by the method (this seat's own from the table's answers on that deal, another
-    seat's solved double dummy, or played by the method's players, who with ``pimc`` read the
-    auction that was bid) and settled for this seat (RULES.md 1.6: declarer, partner or defender); all pass is
-    the rules' all-pass outcome (redeal 0; Ronde Pas: the first game, played by heuristic players,
+    The deals are sampled where the seats before this one pass (RULES.md 1.4: the seat's first turn, as
+    the advisor knows no earlier bid): the other hands are dealt at random and kept when ``model`` passes
+    with every hand before this seat's (:class:`~wiezen_sim.analysis.advise.bids.PassedDeals`; eldest
+    keeps every deal without another seat's troel). The table ("if I declare it") holds each contract's
+    success and settlement on those deals as if the other seats let it stand. Each bid the seat can make
+    at its first turn (pass, vraag, solo = propose and play solo if nobody accepts, each contract) is also
+    valued in the context of the auction (``Advice.bids``), and the recommendation comes from those
+    values. On every sampled deal the rest of the auction is bid by ``model`` (default the neutral
+    threshold bot accepting with ``accept_tricks``), while this seat follows its plan: pass when
+    overcalled, never accept, after a vraag nobody accepts pass (bid ``vraag``) or play solo (bid
+    ``solo``). The contract that stands is played by the method (this seat's own from the table's answers
+    on that deal, another seat's solved double dummy, or played by the method's players, who with ``pimc``
+    read the auction that was bid) and settled for this seat (RULES.md 1.6: declarer, partner or defender);
+    all pass is the rules' all-pass outcome (redeal 0; Ronde Pas: the first game, played by heuristic players,
     RULES.md 1.7). Details: :mod:`wiezen_sim.analysis.advise.bids`.
 
     Args:
@@ -93,7 +95,7 @@ def advise(
             the dealer; eldest = 0 bids and leads first, dealer = 3).
         turned: the turned card (in the dealer's hand; in ``hand`` if seat is dealer).
         rules: preset name, TOML file or RuleSet; switched-off contracts are omitted.
-        samples: the most deals to sample (all contracts use the same deals); with
+        samples: the most deals to sample (all contracts and bids use the same deals); with
             ``stop`` fewer once the recommendation is settled
             (:mod:`~wiezen_sim.analysis.advise.stopping`), exactly these without.
         seed: seed; ``None`` draws one (reported in ``meta``). Same seed and samples →
@@ -144,8 +146,9 @@ def advise(
         those plays whose worlds all have a seat bidding off the model).
 
     Raises:
-        ValueError: bad hand, seat, turned card, rules, method, contract name, samples ≤ 0, or
-            troel asked of a hand without three aces.
+        ValueError: bad hand, seat, turned card, rules, method, contract name, samples ≤ 0,
+            troel asked of a hand without three aces, or a position where the seats before this one
+            almost never pass under the model (:class:`~wiezen_sim.analysis.advise.bids.PassedDeals`).
         Interrupted: Ctrl-C or SIGTERM (:mod:`wiezen_sim.parallel`); its ``partial`` is the
             Advice over the deals finished (``meta["partial"]`` True), None before the first.
     """
@@ -161,9 +164,9 @@ def advise(
     check_worlds(worlds)
     backend = resolve_backend(backend, n_jobs)
     seed = resolve_seed(seed)
-    seeds = sample_seeds(seed, samples)
-    obliged = aces(mask) >= 3
     auction_model = model or default_model(accept_tricks)
+    passed = PassedDeals(seed, mask, p, card, rule_set, auction_model)
+    obliged = aces(mask) >= 3
     build = dd_rows if method == "dd" else play_rows
     names = frozenset(rule_set.contracts()) if wanted is None else wanted
     valued = set(names)  # the contracts whose bids are still valued (issue 19)
@@ -237,7 +240,9 @@ def advise(
                              discards, frozenset(valued))  # fmt: skip
             report = functools.partial(_shifted, finished, start)
             try:
-                parts = run_batches(task, seeds[start:end], batch_size, n_jobs, backend, False, "deals", report)
+                with stop_signals():  # drawing the round's deals (the auctions before the seat) can be stopped too
+                    seeds = passed.seeds(end)[start:]
+                parts = run_batches(task, seeds, batch_size, n_jobs, backend, False, "deals", report)
             except Interrupted as exc:
                 if exc.results:
                     rounds.append((start + exc.done, frozenset(asked), _merge(exc.results)))

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from wiezen_sim.analysis.advise.deals import ELDEST
 from wiezen_sim.cards import SUIT_SYMBOLS, SUITS, parse_card, parse_hand
 from wiezen_sim.rules.auction import TROEL_OVERCALLS
 from wiezen_sim.rules.contracts import contract_spec
@@ -227,8 +228,7 @@ class Advice:
             shown[title] = [f"{x:.2f}" for x in bids[col]]
         order = np.argsort(-bids["ev_units"].to_numpy(), kind="stable")
         return [
-            f"bid values (the recommendation comes from these): {m['bid_deals']:,} of the {m['deals']:,} deals, "
-            f"those where the seats before you pass; the rest of the auction by the {m['bid_model']}, "
+            f"bid values (the recommendation comes from these): the rest of the auction by the {m['bid_model']}, "
             f"the contract that stands: {METHOD_WORDS[m['method']]}"
             + (
                 f" (other seats' contracts played: {m['bid_questions']:,}; their decisions whose worlds all have a "
@@ -329,8 +329,9 @@ class Advice:
         lines = [
             *([self.partial_note(), ""] if m.get("partial") else []),
             f"hand {m['hand']}  seat {m['seat']} ({parse_seat(m['seat'])})  turned {m['turned']}  rules {m['rules']}",
-            f"{m.get('deals', m['samples'])} sampled deals, seed {m['seed']} (the same seed reproduces these numbers), "
-            f"method {METHOD_WORDS[m['method']]}"
+            f"{m.get('deals', m['samples'])} sampled deals"
+            + (" where the seats before you pass" if parse_seat(m["seat"]) != ELDEST else "")
+            + f", seed {m['seed']} (the same seed reproduces these numbers), method {METHOD_WORDS[m['method']]}"
             + (f", {worlds} per card decision ({describe_pimc(m)})" if worlds else ""),
             "",
             "verdict: " + self.verdict(),
@@ -370,7 +371,7 @@ class Advice:
         ]
         if self.bids is not None:
             lines += [
-                "bid values: your expected settlement if you make this bid now, after the seats before you pass;",
+                "bid values: your expected settlement if you make this bid now, the seats before you having passed;",
                 f"the others bid by the {m['bid_model']}; you pass when overcalled, never accept; vraag: pass if",
                 "nobody accepts; solo: propose, then solo if nobody accepts. Shares: you declare, you play with the",
                 "partner who accepted, another seat's contract stands (you defend), all pass (redeal: 0).",

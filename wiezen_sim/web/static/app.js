@@ -283,8 +283,8 @@ class WiezenPanel extends Panel {
       $("wiezen-bids-meta").textContent = "no sampled deal was counted for the bid values: the table recommends";
       return;
     }
-    $("wiezen-bids-meta").textContent = `${a.bid_deals.toLocaleString()} of the ${a.deals.toLocaleString()} deals `
-      + `(those where the seats before you pass); the others bid as the ${a.bid_model}`;
+    $("wiezen-bids-meta").textContent = `${a.deals.toLocaleString()} deals (those where the seats before you `
+      + `pass); the others bid as the ${a.bid_model}`;
     const body = header(table, ["bid", "EV (units)", "EV 95 % CI", "n", "you declare", "with partner",
       "another's contract", "all pass"]);
     const order = a.bids.map((r, i) => i).sort((i, j) => a.bids[j].ev_units - a.bids[i].ev_units || i - j);
