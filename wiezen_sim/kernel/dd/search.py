@@ -22,7 +22,7 @@ result (partition search, as in DDS; :mod:`.table`), storing lower/upper bounds 
 the best lead; equivalent-card (sequence) pruning; lowest win (after a card is refuted
 without its rank mattering, the player's lower cards of that suit are not searched);
 the static bounds of :mod:`.bounds` (quick tricks, the trump bounds, a lone declarer's
-sure trick and trump lead, a side that can never win a trick again, a misère
+sure trick, trump lead and top trump behind the higher ones, a side that can never win a trick again, a misère
 declarer's exit, the last trick);
 move ordering by card-play heuristics after the ideas of DDS's (:mod:`.moves`) with
 the table's best lead first; a lone declarer's defenders probe their early leads, each
@@ -41,6 +41,7 @@ from wiezen_sim.kernel.dd.bounds import (
     _last_trick,
     _lead_quick_tricks,
     _lone_sure_quick_tricks,
+    _lone_trump_behind,
     _second_hand_quick_tricks,
     _trump_bound,
 )
@@ -166,6 +167,14 @@ def _search(
             stats[STAT_TOP_TRUMPS] += 1
             scratch[PER_PLY, ply, DECISIVE] = dec
             return answer == 1
+        # a lone declarer not on lead, one trick to make: its top trump behind the higher ones
+        lone = cmask == mmask and popcount(mmask) == 1
+        if lo == 1 and one_sided and trump >= 0 and lone and not (mmask >> leader) & 1:
+            dec = _lone_trump_behind(hands, lowest_index(mmask), trump)
+            if dec:
+                stats[STAT_TOP_TRUMPS] += 1
+                scratch[PER_PLY, ply, DECISIVE] = dec
+                return True
         if use_tt:
             tag, flip = _question_tag(mmask, cmask, lo, hi, one_sided)
             if tag >= 0:
