@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from tests.dd_reference import SUIT_LANE, ref_exact, ref_fewest, ref_value, start_trick
-from wiezen_sim.kernel.dd.bounds import _lone_sure_trick, _lone_trump_lead, _trump_length_tricks
+from wiezen_sim.kernel.dd.bounds import _lone_sure_trick, _lone_trump_behind, _lone_trump_lead, _trump_length_tricks
 from wiezen_sim.solvers.dd import DDSolver
 
 ONE_VS_THREE = [0b0001, 0b0010, 0b0100, 0b1000, 0b1110, 0b1101, 0b1011, 0b0111]
@@ -155,6 +155,67 @@ def test_lone_trump_lead_never_claims_more_than_a_trump_lead_guarantees(compiled
         assert rel >> (16 * trump) & SUIT_LANE  # a trump decides
         tight += tricks == best and tricks > 0
     assert tight > 10
+
+
+def _behind_ending(rng: np.random.Generator, declarer: int, seat_above: int):
+    """A trump ending (1-4 cards a hand) in which the defenders' trumps above the declarer's
+    top trump are moved, as far as card counts allow, to ``seat_above``."""
+    n = int(rng.integers(1, 5))
+    trump = int(rng.integers(4))
+    hands = trump_ending(rng, n, trump)
+    lane = SUIT_LANE << (16 * trump)
+    mine = int(hands[declarer]) & lane
+    if mine:
+        x = mine.bit_length() - 1
+        for q in range(4):
+            if q in (declarer, seat_above):
+                continue
+            for c in [b for b in range(x + 1, 16 * trump + 15) if int(hands[q]) >> b & 1]:
+                # swap with a card of seat_above that is not a trump above x
+                swap = [b for b in range(64) if int(hands[seat_above]) >> b & 1 and not (b > x and lane >> b & 1)]
+                if swap:
+                    b = int(rng.choice(swap))
+                    hands[q] ^= (1 << c) | (1 << b)
+                    hands[seat_above] ^= (1 << c) | (1 << b)
+    return hands, trump
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_lone_trump_behind_is_a_proof(compiled_kernels, seed):
+    """When the bound claims a trick (the defenders' trumps above the declarer's top one all
+    with its right-hand opponent, fewer than its trumps, a defender on lead), the declarer
+    takes one under best play (brute force). The same claim with the higher trumps in the
+    left-hand opponent's hand is false in some of these endings: the test can fail. The
+    solver (which asks the bound at trick starts) finds the brute force's value on all of them."""
+    rng = np.random.default_rng(2200 + seed)
+    s = DDSolver(tt_mb=4, keep_table=True)
+    fired = 0
+    lho_false = 0
+    for _ in range(250):
+        declarer = int(rng.integers(4))
+        rho, lho = (declarer + 3) & 3, (declarer + 1) & 3
+        seat_above = rho if rng.random() < 0.7 else lho
+        hands, trump = _behind_ending(rng, declarer, seat_above)
+        leader = int(rng.choice([q for q in range(4) if q != declarer]))
+        dec = _lone_trump_behind(hands, declarer, trump)
+        if not dec and seat_above == rho:
+            continue
+        best = ref_value(_ref_hands(hands), trump, leader, (), frozenset([declarer]))
+        assert s.solve(hands, trump, leader, 1 << declarer) == best, (hands.tolist(), trump, leader, declarer)
+        if dec:
+            fired += 1
+            assert best >= 1, (hands.tolist(), trump, leader, declarer)
+            assert dec >> (16 * trump) & SUIT_LANE  # the declarer's top trump decides
+        else:
+            # the mirrored claim (higher trumps with the LHO, fewer than the declarer's trumps)
+            mine = int(hands[declarer]) & (SUIT_LANE << (16 * trump))
+            if mine:
+                x = mine.bit_length() - 1
+                h = [bin(int(hands[q]) & (SUIT_LANE << (16 * trump)) & ~((2 << x) - 1)).count("1") for q in range(4)]
+                if h[lho] > 0 and h[lho] < bin(mine).count("1") and sum(h) == h[lho]:
+                    lho_false += best == 0
+    assert fired > 50
+    assert lho_false > 0
 
 
 @pytest.fixture(scope="module")

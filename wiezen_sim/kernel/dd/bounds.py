@@ -13,7 +13,9 @@ Every bound returns with its answer the cards that decided it (partition search,
   for its side (:func:`_trump_length_tricks`);
 - one declarer against three: mid-trick, a trick it surely takes and its trumps after
   it (:func:`_lone_sure_trick`); on lead, a trump lead counted one trick ahead
-  (:func:`_lone_trump_lead`);
+  (:func:`_lone_trump_lead`); not on lead, a trick with its top trump when the higher
+  trumps are all its right-hand opponent's and fewer than its trumps
+  (:func:`_lone_trump_behind`);
 - the seats that can never win a trick again or must win one (misère proofs, in
   :mod:`.misere`);
 - the last trick, whose cards are all forced (:func:`_last_trick`).
@@ -586,3 +588,44 @@ def _second_hand_tricks(hands, player, trump, lead_suit, win_card, win_seat, tea
                 rel |= 1 << (16 * s + top)
                 mine ^= 1 << top
     return tricks, rel
+
+
+@njit(cache=True, inline="always")
+def _lone_trump_behind(hands, declarer, trump):
+    """A lone declarer not on lead takes a trick with its top trump: the decisive card, or 0.
+
+    One seat against three, at a trick's start with a defender on lead. Let X be the
+    declarer's highest trump, k its trumps, H the defenders' trumps above X. When every
+    card of H is held by the declarer's right-hand opponent (RHO) and |H| <= k - 1, the
+    declarer takes at least one trick. Until it wins a trick the declarer never leads, so
+    in every trick RHO plays before it. The declarer never plays X in a trick in which RHO
+    played a card of H (an H-trick): there, when it must play a trump (a trump led, or
+    void with only trumps), it plays its lowest trump. In any other trick in which it has
+    to play a trump it plays X, which wins: the trumps above X are RHO's, who played none
+    of them, so no card before X beats it and no seat after it holds a higher trump.
+    Otherwise it follows suit or discards a side card. So its lower trumps go only in
+    H-tricks, one in each, at most |H| <= k - 1 of them: in an H-trick it still holds a
+    lower trump (at most |H| - 1 went before), and since X is played in some trick at the
+    latest the last one, X is played in a trick that is not an H-trick, and wins.
+    (|H| = 0 is the top-trump bound.) Decisive: X (the owners of the cards from X up
+    give H and where it lies; trump lengths are in the table key).
+    """
+    sh = 16 * trump
+    mine = (hands[declarer] >> sh) & LANE
+    if mine == 0:
+        return 0
+    x = highest_index(mine)
+    above = ~((2 << x) - 1) & LANE
+    rho = (declarer + 3) & 3
+    h = 0
+    for q in range(4):
+        if q == declarer:
+            continue
+        y = (hands[q] >> sh) & LANE & above
+        if y:
+            if q != rho:
+                return 0
+            h = popcount(y)
+    if h > popcount(mine) - 1:
+        return 0
+    return 1 << (sh + x)

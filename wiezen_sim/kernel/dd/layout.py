@@ -20,7 +20,9 @@ are as few as possible, since every recursive call passes each array's whole des
              When ``stats[STAT_NODE_LIMIT] > 0`` and the trick nodes pass it,
              ``stats[STAT_LIMIT_EXCEEDED]`` is set to 1 and every search frame returns at
              once, storing nothing (the result is then meaningless; every later trick start
-             also passes the limit and returns).
+             also passes the limit and returns). A probing node (``search.PROBE_TL``)
+             lowers the limit for a while to its budget, and clears the flag when only
+             its budget was passed.
 """
 
 from __future__ import annotations
@@ -63,7 +65,10 @@ STAT_TT_PRUNES = 9  # times a full table was pruned (_tt_prune)
 STAT_NODE_LIMIT = 10  # the trick-node count at which the search gives up (0: none)
 STAT_LIMIT_EXCEEDED = 11  # 1 once the search gave up
 STAT_HEAD_DOUBLINGS = 12  # doublings of the table's chain heads since it was emptied (_head_mask)
-N_STATS = 13
+# settings, not counters (0: the default; for tests, which probe small endings):
+STAT_PROBE_TL = 13  # probing from this many tricks left on (search.PROBE_TL)
+STAT_PROBE_BUDGET = 14  # the first budget of a probe (search.PROBE_BUDGET)
+N_STATS = 15
 
 # ---------------------------------------------------------------- table columns
 
