@@ -165,8 +165,8 @@ def test_same_numbers_for_any_jobs_and_counted_deals_at_a_later_seat(compiled_ke
     assert one.bids.equals(two.bids) and one.meta == two.meta and one.recommendation == two.recommendation
     n = dict(zip(one.bids.contract, one.bids.n, strict=False))
     # every sampled deal is one where the seats before pass (bids.PassedDeals), so every one counts
-    assert one.meta["bid_deals"] == one.meta["deals"] == n["pass"]
-    assert (one.bids.n <= one.meta["bid_deals"]).all()  # a bid dropped at a look counts the deals before it
+    assert one.meta["deals"] == n["pass"]
+    assert (one.bids.n <= one.meta["deals"]).all()  # a bid dropped at a look counts the deals before it
 
 
 def test_outputs_carry_the_bid_values(capsys, compiled_kernels):
@@ -264,7 +264,7 @@ def test_bid_values_agree_with_whole_hands_played_by_the_game_engine(compiled_ke
             bidders = [model, Plan(first, contract == "solo"), model, model]
             hand_result = play_one_hand(deal, rules, bidders, [Player() for _ in range(4)])
             paid[contract].append(hand_result.payments[seat])
-    assert len(paid["pass"]) == adv.meta["bid_deals"] == samples
+    assert len(paid["pass"]) == adv.meta["deals"] == samples
     assert (adv.bids.other_contract > 0).any() and (adv.bids.with_partner > 0).any()  # those branches are exercised
     for contract, payments in paid.items():
         assert _bid(adv, contract).ev_units == pytest.approx(np.mean(payments)), contract

@@ -273,8 +273,7 @@ def bid_rows(
     """The bid values from the per-deal auctions (:func:`~wiezen_sim.analysis.advise.bids.bid_batch`) and the table.
 
     A bid's value on a deal is its ``bid_units`` plus, where the seat's own contract stands
-    (``bid_own``), the table row's settlement on that deal (:class:`OptionRows` ``evs``); deals on
-    which a seat before the advised seat called (``NOT_COUNTED``) are left out. A bid not valued on
+    (``bid_own``), the table row's settlement on that deal (:class:`OptionRows` ``evs``). A bid not valued on
     every deal was dropped by the stop rule: it is valued on the deals it was asked on (a prefix).
     Under the troel obligation pass is not valued (no row).
     """
@@ -285,7 +284,6 @@ def bid_rows(
         m = int((outcome[:, j] != NOT_ASKED).sum())  # the deals it was asked on: a prefix
         if m == 0:
             continue
-        counted = outcome[:m, j] >= 0
         value = units[:m, j].copy()
         half, table_ev, table_p = 0.0, math.nan, math.nan
         if option.contract != PASS:
@@ -299,7 +297,7 @@ def bid_rows(
             vraag = rows.evs[_row_index(rows, BidOption("vraag"))]
             assert vraag is not None
             value += np.where(own[:m, j] == OWN_VRAAG, vraag[:m], 0.0)
-        _add_bid(out, option, trump, value[counted], outcome[:m, j][counted], half, (table_ev, table_p))
+        _add_bid(out, option, trump, value, outcome[:m, j], half, (table_ev, table_p))
     return out
 
 
