@@ -48,7 +48,7 @@ def test_solo_candidates_turn_their_long_suit():
 
 @pytest.mark.parametrize("name", ["troel_3_aces/0", "random_third/0", "misere_low/0"])  # cheap ones (the suite's run)
 def test_timed_table_asks_what_advise_asks_and_every_question_is_classified(compiled_kernels, suite, name):
-    sample_deal, ask_table, tt_mb, _, _, deal_seeds = advise_internals()
+    sample_deal, ask_table, tt_mb, _, deal_seeds = advise_internals()
     pos = next(p for p in suite if p.name == name)
     rules = get_rules()
     plain = {t: DDSolver(tt_mb=8) for t in tt_mb}
@@ -68,7 +68,8 @@ def test_timed_table_asks_what_advise_asks_and_every_question_is_classified(comp
 
 
 def test_a_question_past_the_node_limit_is_capped_not_answered(compiled_kernels):
-    _, ask_table, tt_mb, _, _, _ = advise_internals()
+    internals = advise_internals()
+    ask_table, tt_mb = internals.ask_table, internals.tt_mb
     pos = suite_positions(18, ["random_second"])[0]
     word = np.random.SeedSequence(5).generate_state(1, dtype=np.uint64)[0]
     log: list = []

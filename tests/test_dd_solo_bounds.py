@@ -11,15 +11,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.dd_reference import SUIT_LANE, ref_exact, ref_fewest, ref_value, start_trick
+from tests.dd_reference import SUIT_LANE, ref_cards, ref_exact, ref_fewest, ref_value, start_trick
 from wiezen_sim.kernel.dd.bounds import _lone_sure_trick, _lone_trump_behind, _lone_trump_lead, _trump_length_tricks
 from wiezen_sim.solvers.dd import DDSolver
 
 ONE_VS_THREE = [0b0001, 0b0010, 0b0100, 0b1000, 0b1110, 0b1101, 0b1011, 0b0111]
-
-
-def _cards(mask: int) -> tuple[tuple[int, int], ...]:
-    return tuple((b >> 4, b & 15) for b in range(64) if mask >> b & 1)
 
 
 def trump_ending(rng: np.random.Generator, n_cards: int, trump: int) -> np.ndarray:
@@ -37,7 +33,7 @@ def trump_ending(rng: np.random.Generator, n_cards: int, trump: int) -> np.ndarr
 
 
 def _ref_hands(hands):
-    return [_cards(int(h)) for h in hands]
+    return [ref_cards(int(h)) for h in hands]
 
 
 def _trick_winner(trick, trump):
