@@ -307,7 +307,7 @@ def test_advise_draws_only_deals_where_the_seats_before_pass_prefix_stable(compi
     """PassedDeals keeps, in the order of sample_seeds, exactly the candidates on which the model passes with every
     seat before the advised one (the advisor knows no earlier bid, RULES.md 1.4): every deal it skips has a call
     before the seat's turn, and the first n kept do not depend on how many are asked for."""
-    from wiezen_sim.analysis.advise.bids import PassedDeals, auction_to_seat
+    from wiezen_sim.analysis.advise.bids import PassedDeals, auction_to_seat, bid_batch
     from wiezen_sim.analysis.advise.play import default_model
     from wiezen_sim.rules.dealing import Deal
     from wiezen_sim.rules.ruleset import get_rules
@@ -327,6 +327,9 @@ def test_advise_draws_only_deals_where_the_seats_before_pass_prefix_stable(compi
     passing = [w for w in candidates if speaks(w)]
     assert np.array_equal(kept, passing[:40])
     assert len(passing) < len(candidates)  # some deals were skipped: a seat before the dealer called
+    skipped = next(w for w in candidates if not speaks(w))
+    with pytest.raises(ValueError, match="a seat before dealer calls"):  # the bid values take kept deals only
+        bid_batch(np.array([skipped], dtype=np.uint64), {}, mask, seat, turned, rules, None, model)
 
 
 def test_a_position_where_the_seats_before_never_pass_is_refused(compiled_kernels):
