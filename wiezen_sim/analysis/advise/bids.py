@@ -91,7 +91,6 @@ __all__ = [
     "flat",
     "method_players",
     "needed",
-    "obliged",
 ]
 
 OUTCOMES = ("declares", "with_partner", "other_contract", "all_pass")
@@ -122,8 +121,8 @@ class BidOption:
 def bid_options(rules: RuleSet, hand: int) -> list[BidOption]:
     """The bids the seat can make at its first turn after passes (RULES.md 1.3, 1.4), in the table's order.
 
-    ``pass`` first (listed always, so that an option's index never changes; not a bid under the
-    troel obligation, :func:`obliged`), ``vraag`` and ``solo`` (both propose), then every
+    ``pass`` first (listed always, so that an option's index never changes; not a bid with three or
+    four aces, the troel obligation), ``vraag`` and ``solo`` (both propose), then every
     contract of the rules but abondance in troef (only an overcall of abondance): abondance and
     solo slim once per suit, abondance once per level with *abondance levels*; with three or
     four aces only troel, open miserie and solo slim.
@@ -140,13 +139,6 @@ def bid_options(rules: RuleSet, hand: int) -> list[BidOption]:
             else:
                 out.append(BidOption(name))
     return out
-
-
-def obliged(rules: RuleSet, hand: int, valued: frozenset[str] | None) -> bool:
-    """Whether pass is not a bid: three or four aces (the troel obligation, RULES.md 1.4) and one of troel,
-    open miserie or solo slim valued (``contracts=`` may leave them all out: then pass stays)."""
-    ask = asker(valued)
-    return aces(hand) >= 3 and any(o.contract in TROEL_ONLY and ask(o.contract) for o in bid_options(rules, hand))
 
 
 def needed(wanted: frozenset[str]) -> frozenset[str]:
@@ -375,7 +367,7 @@ def bid_batch(
     """
     options = bid_options(rules, hand)
     ask = asker(valued)
-    no_pass = obliged(rules, hand, valued)
+    no_pass = aces(hand) >= 3  # pass is not a bid (the troel obligation, RULES.md 1.4), whatever is valued
     n, k = len(seeds), len(options)
     out: dict[str, np.ndarray] = {
         "bid_outcome": np.full((n, k), NOT_ASKED, np.int8),

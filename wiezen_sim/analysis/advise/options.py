@@ -20,7 +20,6 @@ from wiezen_sim.analysis.advise.bids import (
     OWN_VRAAG,
     BidOption,
     bid_options,
-    obliged,
 )
 from wiezen_sim.analysis.advise.dd_table import PARTNER_ROWS, asker, exact_alone, kleine_candidates
 from wiezen_sim.analysis.advise.play import play_options
@@ -242,14 +241,12 @@ class BidRows:
             expected settlement and P(success); NaN for pass).
         evs: per row, ``float64[n]`` the seat's settlement per counted deal (units).
         halves: per row, the Wilson 95 % half-width of the bid's table row's P(success) (0 for pass).
-        obliged: pass is not a bid (the troel obligation, :func:`~wiezen_sim.analysis.advise.bids.obliged`).
     """
 
-    def __init__(self, obliged: bool) -> None:
+    def __init__(self) -> None:
         self.rows: list[dict] = []
         self.evs: list[np.ndarray] = []
         self.halves: list[float] = []
-        self.obliged = obliged
 
 
 def _row_index(rows: OptionRows, option: BidOption) -> int:
@@ -277,7 +274,7 @@ def bid_rows(
     every deal was dropped by the stop rule: it is valued on the deals it was asked on (a prefix).
     Under the troel obligation pass is not valued (no row).
     """
-    out = BidRows(obliged(rules, hand, valued))
+    out = BidRows()
     trump = card_suit(turned)
     outcome, own, units = res["bid_outcome"], res["bid_own"], res["bid_units"]
     for j, option in enumerate(bid_options(rules, hand)):
