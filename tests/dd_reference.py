@@ -29,6 +29,28 @@ def start_trick(rng, hands, leader: int, n_played: int) -> list[int]:
     return trick
 
 
+def ref_cards(mask: int) -> tuple[Card, ...]:
+    """The reference's cards of a kernel card mask (bit ``16 * suit + rank``)."""
+    return tuple((b >> 4, b & 15) for b in range(64) if mask >> b & 1)
+
+
+def ref_args(hands, trump, leader: int, trick, side: int):
+    """The reference's arguments of a solver question: hands ``int64[4]`` masks, ``trump`` a suit or None
+    (no trump, -1 here), the trick's cards, ``side`` a seat mask."""
+    suit = -1 if trump is None else trump
+    return ([ref_cards(int(h)) for h in hands], suit, leader, tuple((c >> 4, c & 15) for c in trick),
+            frozenset(s for s in range(4) if side >> s & 1))  # fmt: skip
+
+
+def assert_max_matches(solver, rng, hands, trump, leader: int, trick, side: int, targets: tuple[int, int]) -> None:
+    """``solver.solve`` (max) equals the brute force, and ``can_force`` at a target drawn from ``targets``
+    (``rng.integers(*targets)``) agrees with it."""
+    want = ref_value(*ref_args(hands, trump, leader, trick, side))
+    assert solver.solve(hands, trump, leader, side, trick=trick) == want, (hands, trump, leader, trick, side)
+    t = int(rng.integers(*targets))
+    assert solver.can_force(hands, trump, leader, side, t, trick=trick) == (want >= t), (hands, trump, t)
+
+
 def _legal(hand: tuple[Card, ...], trick: tuple[Card, ...]) -> tuple[Card, ...]:
     if not trick:
         return hand

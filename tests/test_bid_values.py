@@ -165,8 +165,8 @@ def test_same_numbers_for_any_jobs_and_counted_deals_at_a_later_seat(compiled_ke
     assert one.bids.equals(two.bids) and one.meta == two.meta and one.recommendation == two.recommendation
     n = dict(zip(one.bids.contract, one.bids.n, strict=False))
     # every sampled deal is one where the seats before pass (bids.PassedDeals), so every one counts
-    assert one.meta["bid_deals"] == one.meta["deals"] == n["pass"]
-    assert (one.bids.n <= one.meta["bid_deals"]).all()  # a bid dropped at a look counts the deals before it
+    assert one.meta["deals"] == n["pass"]
+    assert (one.bids.n <= one.meta["deals"]).all()  # a bid dropped at a look counts the deals before it
 
 
 def test_outputs_carry_the_bid_values(capsys, compiled_kernels):
@@ -264,7 +264,7 @@ def test_bid_values_agree_with_whole_hands_played_by_the_game_engine(compiled_ke
             bidders = [model, Plan(first, contract == "solo"), model, model]
             hand_result = play_one_hand(deal, rules, bidders, [Player() for _ in range(4)])
             paid[contract].append(hand_result.payments[seat])
-    assert len(paid["pass"]) == adv.meta["bid_deals"] == samples
+    assert len(paid["pass"]) == adv.meta["deals"] == samples
     assert (adv.bids.other_contract > 0).any() and (adv.bids.with_partner > 0).any()  # those branches are exercised
     for contract, payments in paid.items():
         assert _bid(adv, contract).ev_units == pytest.approx(np.mean(payments)), contract
@@ -307,7 +307,7 @@ def test_advise_draws_only_deals_where_the_seats_before_pass_prefix_stable(compi
     """PassedDeals keeps, in the order of sample_seeds, exactly the candidates on which the model passes with every
     seat before the advised one (the advisor knows no earlier bid, RULES.md 1.4): every deal it skips has a call
     before the seat's turn, and the first n kept do not depend on how many are asked for."""
-    from wiezen_sim.analysis.advise.bids import PassedDeals, auction_to_seat
+    from wiezen_sim.analysis.advise.bids import PassedDeals, auction_to_seat, bid_batch
     from wiezen_sim.analysis.advise.play import default_model
     from wiezen_sim.rules.dealing import Deal
     from wiezen_sim.rules.ruleset import get_rules
@@ -327,6 +327,20 @@ def test_advise_draws_only_deals_where_the_seats_before_pass_prefix_stable(compi
     passing = [w for w in candidates if speaks(w)]
     assert np.array_equal(kept, passing[:40])
     assert len(passing) < len(candidates)  # some deals were skipped: a seat before the dealer called
+    skipped = next(w for w in candidates if not speaks(w))
+    with pytest.raises(ValueError, match="a seat before dealer calls"):  # the bid values take kept deals only
+        bid_batch(np.array([skipped], dtype=np.uint64), {}, mask, seat, turned, rules, None, model)
+
+
+def test_three_aces_with_none_of_troel_open_miserie_solo_slim_asked_recommend_from_the_table(compiled_kernels):
+    """With three aces pass is no bid (the troel obligation, RULES.md 1.4): asked only about abondance, no bid is
+    valued and the table recommends (pass stays possible there: nothing the seat must bid was asked)."""
+    adv = advise("S:AK4 H:A72 D:AQ5 C:J863", "eldest", "9C", samples=4, n_jobs=1, progress=False,
+                 contracts=["abondance"])  # fmt: skip
+    assert adv.bids is None and adv.meta["recommended_from"] == "table"
+    assert set(adv.table.contract) == {"abondance"} and (adv.table.n == 4).all()
+    text = adv.format_table()  # abondance is never made with this hand: no row shown, said in words
+    assert "(no contract row shown)" in text and "Empty DataFrame" not in text
 
 
 def test_a_position_where_the_seats_before_never_pass_is_refused(compiled_kernels):

@@ -113,6 +113,13 @@ def test_out_in_a_missing_folder_is_refused(capsys, tmp_path, verb):
     assert not (tmp_path / "missing").exists()
 
 
+@pytest.mark.parametrize("path", ["/proc/x.txt", "/proc/version"])
+def test_out_that_cannot_be_made_is_refused_before_the_run(capsys, path):
+    """/proc takes no new file and its files are read-only: refused when the command line is parsed."""
+    err = refused(capsys, ["advise", "--samples", "2", "--jobs", "1", "--out", path])
+    assert f"argument --out: cannot write {path}" in err and "sampled deals" not in err
+
+
 def test_out_that_cannot_be_written_is_named(capsys):
     """/dev/full opens but refuses the write: the error names the file, not only the system's errno."""
     assert main(["score", "solo", "--declarer", "0", "--tricks", "7", "--out", "/dev/full"]) == 2

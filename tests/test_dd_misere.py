@@ -14,8 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.dd_reference import ref_exact, ref_value, start_trick
-from tests.test_dd_reference import _ref_args
+from tests.dd_reference import ref_args, ref_exact, ref_value, start_trick
 from wiezen_sim.solvers.dd import DDSolver
 
 
@@ -50,7 +49,7 @@ def misere_ending(rng: np.random.Generator, n_cards: int, declarer: int, in_prog
 
 def _check_ending(solver, hands, leader, trick, declarer):
     side = 1 << declarer
-    args = _ref_args(hands, None, leader, trick, side)
+    args = ref_args(hands, None, leader, trick, side)
     fewest = ref_value(*args, minimise=True)
     most = ref_value(*args)
     where = (hands.tolist(), leader, trick, declarer)
@@ -94,7 +93,7 @@ def test_misere_card_values_match_brute_force(solver, seed):
                     continue  # the trick ends: checked through the questions of the next trick
                 h2 = hands.copy()
                 h2[seat] &= ~(1 << card)
-                args = _ref_args(h2, None, leader, [*trick, card], side)
+                args = ref_args(h2, None, leader, [*trick, card], side)
                 want = ref_exact(*args, k) if objective == "exact" else ref_value(*args, minimise=True)
                 assert v == want, (hands.tolist(), leader, trick, declarer, objective, card)
 

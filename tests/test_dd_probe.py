@@ -16,8 +16,7 @@ import contextlib
 import numpy as np
 import pytest
 
-from tests.dd_reference import ref_value, start_trick
-from tests.test_dd_reference import _ref_args
+from tests.dd_reference import assert_max_matches, start_trick
 from wiezen_sim.kernel.dd import STAT_PROBE_BUDGET, STAT_PROBE_TL
 from wiezen_sim.solvers.dd import DDSolver, NodeLimitExceeded
 
@@ -62,12 +61,8 @@ def test_probing_matches_brute_force_on_lone_endings(compiled_kernels, seed):
     solvers = [_probing(1), _probing(3), _probing(2, use_tt=False)]
     for n in rng.choice([2, 3, 4, 5], size=70, p=[0.2, 0.3, 0.35, 0.15]):
         hands, trump, leader, trick, declarer = lone_ending(rng, int(n), in_progress=rng.random() < 0.4)
-        side = 1 << declarer
-        want = ref_value(*_ref_args(hands, trump, leader, trick, side))
         for s in solvers:
-            assert s.solve(hands, trump, leader, side, trick=trick) == want, (hands, trump, leader, trick, side)
-            t = int(rng.integers(1, n + 1))
-            assert s.can_force(hands, trump, leader, side, t, trick=trick) == (want >= t)
+            assert_max_matches(s, rng, hands, trump, leader, trick, 1 << declarer, (1, n + 1))
 
 
 @pytest.mark.parametrize("seed", range(2))

@@ -12,16 +12,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.dd_reference import ref_exact, ref_value, start_trick
+from tests.dd_reference import assert_max_matches, ref_args, ref_exact, ref_value, start_trick
 from wiezen_sim.cards import parse_deal, parse_hand
 from wiezen_sim.kernel.dd import HEAD_SHARE, STAT_TT_ENTRIES
 from wiezen_sim.solvers.dd import DDSolver
 
 SIDES = [0b0001, 0b0010, 0b0100, 0b1000, 0b0101, 0b1010, 0b0011, 0b0110, 0b1100, 0b1001, 0b1110, 0b0111]
-
-
-def _cards(mask: int) -> tuple[tuple[int, int], ...]:
-    return tuple((b >> 4, b & 15) for b in range(64) if mask >> b & 1)
 
 
 def random_ending(rng: np.random.Generator, n_cards: int, in_progress: bool = True):
@@ -44,12 +40,6 @@ def random_ending(rng: np.random.Generator, n_cards: int, in_progress: bool = Tr
     return hands, trump, leader, trick
 
 
-def _ref_args(hands, trump, leader, trick, side):
-    suit = -1 if trump is None else trump
-    return ([_cards(int(h)) for h in hands], suit, leader, tuple((c >> 4, c & 15) for c in trick),
-            frozenset(s for s in range(4) if side >> s & 1))  # fmt: skip
-
-
 def _sizes(rng, n):
     return rng.choice([1, 2, 3, 4, 5], size=n, p=[0.15, 0.25, 0.3, 0.22, 0.08])
 
@@ -64,11 +54,7 @@ def test_max_and_target_match_brute_force(solver, seed):
     rng = np.random.default_rng(100 + seed)
     for n in _sizes(rng, 120):
         hands, trump, leader, trick = random_ending(rng, int(n))
-        side = int(rng.choice(SIDES))
-        want = ref_value(*_ref_args(hands, trump, leader, trick, side))
-        assert solver.solve(hands, trump, leader, side, trick=trick) == want, (hands, trump, leader, trick, side)
-        t = int(rng.integers(0, n + 2))
-        assert solver.can_force(hands, trump, leader, side, t, trick=trick) == (want >= t)
+        assert_max_matches(solver, rng, hands, trump, leader, trick, int(rng.choice(SIDES)), (0, n + 2))
 
 
 @pytest.mark.parametrize("seed", range(2))
@@ -77,7 +63,7 @@ def test_min_matches_brute_force(solver, seed):
     for n in _sizes(rng, 100):
         hands, trump, leader, trick = random_ending(rng, int(n))
         side = int(rng.choice(SIDES))
-        want = ref_value(*_ref_args(hands, trump, leader, trick, side), minimise=True)
+        want = ref_value(*ref_args(hands, trump, leader, trick, side), minimise=True)
         assert solver.solve(hands, trump, leader, side, "min", trick=trick) == want, (hands, trump, leader, trick, side)
         t = int(rng.integers(0, n + 1))
         assert solver.can_force(hands, trump, leader, side, t, "min", trick=trick) == (want <= t)
@@ -90,7 +76,7 @@ def test_exact_matches_brute_force(solver, seed):
         hands, trump, leader, trick = random_ending(rng, int(n))
         side = int(rng.choice(SIDES))
         k = int(rng.integers(0, n + 1))
-        want = ref_exact(*_ref_args(hands, trump, leader, trick, side), k)
+        want = ref_exact(*ref_args(hands, trump, leader, trick, side), k)
         got = solver.solve(hands, trump, leader, side, "exact", k=k, trick=trick)
         assert got is want, (hands, trump, leader, trick, side, k)
 
@@ -105,7 +91,7 @@ def _exact_questions(rng, sizes, n_endings):
         if trump is None:
             continue
         side = int(rng.choice([s for s in SIDES if s.bit_count() == 2]))
-        args = _ref_args(hands, trump, leader, trick, side)
+        args = ref_args(hands, trump, leader, trick, side)
         low, high = ref_value(*args, minimise=True), ref_value(*args)
         if low == high:
             continue
@@ -130,7 +116,7 @@ def test_exact_when_the_side_can_crash_its_top_trumps(solver):
     """
     deal = "N:.A.9.J3 Q.Q.76. T..K5.K J9.2..8"
     hands = np.array(parse_deal(deal, cards_per_hand=None), dtype=np.int64)
-    assert ref_exact(*_ref_args(hands, 2, 0, [], 0b0101), 1)
+    assert ref_exact(*ref_args(hands, 2, 0, [], 0b0101), 1)
     assert solver.solve(deal, "D", 0, 0b0101, "exact", k=1) is True
     assert solver.card_values(deal, "D", 0, 0b0101, "exact", k=1)[41] is True
 
@@ -154,7 +140,7 @@ def test_card_values_match_brute_force(solver, objective):
             h2[seat] &= ~(1 << card)
             t2 = [*trick, card]
             if len(t2) == 4:  # finish the trick by hand with the reference's own rule
-                args = _ref_args(h2, trump, leader, [], side)
+                args = ref_args(h2, trump, leader, [], side)
                 cards = [(c >> 4, c & 15) for c in t2]
                 best = 0
                 for i in range(1, 4):
@@ -170,7 +156,7 @@ def test_card_values_match_brute_force(solver, objective):
                 else:
                     want = got_trick + ref_value(*args, minimise=objective == "min")
             else:
-                args = _ref_args(h2, trump, leader, t2, side)
+                args = ref_args(h2, trump, leader, t2, side)
                 want = ref_exact(*args, k) if objective == "exact" else ref_value(*args, minimise=objective == "min")
             assert v == want, (hands, trump, leader, trick, side, objective, k, card)
 
@@ -182,7 +168,7 @@ def test_a_seat_that_could_duck_everything_still_wins_when_it_wants(solver):
     seat that wants to win.
     """
     hands = np.array([parse_hand(h) for h in ("S:J C:T8", "S:4 D:3 C:3", "H:Q3 D:7", "H:J D:A C:J")], dtype=np.int64)
-    args = _ref_args(hands, None, 3, [], 0b0100)
+    args = ref_args(hands, None, 3, [], 0b0100)
     assert ref_value(*args) == 1
     assert solver.solve(hands, "NT", 3, 0b0100) == 1
     assert solver.solve(hands, "NT", 3, 0b0100, "min") == ref_value(*args, minimise=True)
@@ -195,7 +181,7 @@ def test_many_more_endings_slow(solver, seed):
     for n in _sizes(rng, 300):
         hands, trump, leader, trick = random_ending(rng, int(n))
         side = int(rng.choice(SIDES))
-        args = _ref_args(hands, trump, leader, trick, side)
+        args = ref_args(hands, trump, leader, trick, side)
         assert solver.solve(hands, trump, leader, side, trick=trick) == ref_value(*args)
         assert solver.solve(hands, trump, leader, side, "min", trick=trick) == ref_value(*args, minimise=True)
         k = int(rng.integers(0, n + 1))
@@ -304,7 +290,7 @@ def test_exact_against_the_other_sides_quick_tricks_matches_brute_force(solver, 
     for _ in range(60):
         side = int(rng.choice(SIDES))
         hands, trump, leader, trick = _low_side_ending(rng, int(rng.choice([2, 3, 4])), side)
-        args = _ref_args(hands, trump, leader, trick, side)
+        args = ref_args(hands, trump, leader, trick, side)
         for k in range(ref_value(*args) + 2):
             got = solver.solve(hands, trump, leader, side, "exact", k=k, trick=trick)
             assert got is ref_exact(*args, k), (hands, trump, leader, trick, side, k)
@@ -315,7 +301,7 @@ def test_pico_is_refuted_at_once_when_the_defenders_cash_every_trick(compiled_ke
     discard the ♠A on the third. The defenders' quick tricks refute the exact question at
     the first trick's start, which the never-wins bound cannot (the ♠A is above the ♠K)."""
     deal = "N:A.32.. .AKQ.. K.JT.. .987.."
-    args = _ref_args(parse_deal(deal, cards_per_hand=None), None, 1, [], 0b0001)
+    args = ref_args(parse_deal(deal, cards_per_hand=None), None, 1, [], 0b0001)
     assert not ref_exact(*args, 1) and ref_value(*args) == 0
     fresh = DDSolver(tt_mb=16)
     assert fresh.solve(deal, "NT", 1, 0b0001, "exact", k=1) is False

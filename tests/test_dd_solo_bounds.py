@@ -11,15 +11,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.dd_reference import SUIT_LANE, ref_exact, ref_fewest, ref_value, start_trick
+from tests.dd_reference import SUIT_LANE, ref_args, ref_cards, ref_exact, ref_fewest, ref_value, start_trick
 from wiezen_sim.kernel.dd.bounds import _lone_sure_trick, _lone_trump_behind, _lone_trump_lead, _trump_length_tricks
 from wiezen_sim.solvers.dd import DDSolver
 
 ONE_VS_THREE = [0b0001, 0b0010, 0b0100, 0b1000, 0b1110, 0b1101, 0b1011, 0b0111]
-
-
-def _cards(mask: int) -> tuple[tuple[int, int], ...]:
-    return tuple((b >> 4, b & 15) for b in range(64) if mask >> b & 1)
 
 
 def trump_ending(rng: np.random.Generator, n_cards: int, trump: int) -> np.ndarray:
@@ -37,7 +33,7 @@ def trump_ending(rng: np.random.Generator, n_cards: int, trump: int) -> np.ndarr
 
 
 def _ref_hands(hands):
-    return [_cards(int(h)) for h in hands]
+    return [ref_cards(int(h)) for h in hands]
 
 
 def _trick_winner(trick, trump):
@@ -223,7 +219,7 @@ def solver(compiled_kernels):
     return DDSolver(tt_mb=16)
 
 
-@pytest.mark.parametrize("seed", range(2))
+@pytest.mark.parametrize("seed", [0, pytest.param(1, marks=pytest.mark.slow)])  # seed 1: 70-100 s of brute force
 def test_one_vs_three_trump_endings_match_brute_force(solver, seed):
     """Max, min and exact values of a lone seat (and of its three opponents) in trump-rich
     endings of 2–5 cards, some with a trick in progress."""
@@ -235,8 +231,7 @@ def test_one_vs_three_trump_endings_match_brute_force(solver, seed):
         leader = int(rng.integers(4))
         trick = start_trick(rng, hands, leader, int(rng.integers(0, 3)))
         side = int(rng.choice(ONE_VS_THREE))
-        args = (_ref_hands(hands), trump, leader, tuple((c >> 4, c & 15) for c in trick),
-                frozenset(s for s in range(4) if side >> s & 1))  # fmt: skip
+        args = ref_args(hands, trump, leader, trick, side)
         most = ref_value(*args)
         assert solver.solve(hands, trump, leader, side, trick=trick) == most, (hands.tolist(), trump, leader, trick)
         fewest = ref_value(*args, minimise=True)

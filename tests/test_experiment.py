@@ -141,6 +141,16 @@ def test_killed_run_resumes_to_the_same_table(tmp_path, compiled_kernels):
     pd.testing.assert_frame_equal(resumed, whole)
 
 
+def test_the_shipped_abondance_experiment_runs_its_three_ace_class(tmp_path, compiled_kernels):
+    """Nine trumps with A-K-Q and two outside aces: three aces, so troel is obligatory and pass is no bid
+    (RULES.md 1.4); an experiment asking abondance only still gets its table rows."""
+    spec = tomllib.loads((Path(__file__).resolve().parents[1] / "experiments" / "abondance.toml").read_text())
+    spec["grid"] = {**spec["grid"], "trump_length": [9], "trump_honours": ["AKQ"], "outside_aces": [2]}
+    res = run_experiment({**spec, "samples": 2}, out=tmp_path / "out", n_jobs=1, progress=False, charts=False)
+    assert len(res.hands) == 4  # 2 hands × 2 seats
+    assert set(res.table.contract) == {"abondance"} and (res.table.n == 2).all()
+
+
 def test_resume_refuses_other_parameters(tmp_path, compiled_kernels):
     run_experiment(write_spec(tmp_path, samples=2), out=tmp_path / "out", n_jobs=1, progress=False, charts=False)
     with pytest.raises(ValueError, match="different experiment"):

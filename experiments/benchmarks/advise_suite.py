@@ -62,8 +62,10 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -109,19 +111,29 @@ _SEQ = itertools.count()  # tie-breaker of the kept questions (arrival order)
 # ---------------------------------------------------------------- the coupling with advise
 
 
-def advise_internals():
-    """Everything this benchmark takes from ``wiezen_sim.analysis.advise``; re-point here after a refactor.
+class AdviseInternals(NamedTuple):
+    """Everything this benchmark takes from ``wiezen_sim.analysis.advise`` (:func:`advise_internals`).
 
-    Returns ``(sample_deal, ask_table, tt_mb, default_samples, accept_tricks, deal_seeds)``:
-    ``sample_deal(word, position)`` → ``int64[4]`` hands (seat 3 = dealer) as ``advise`` samples them;
-    ``ask_table(word, position, rules, solvers)`` asks every question of the default contract
-    table of that deal as ``advise``'s first round does (``dd_table.dd_batch``, every contract
-    wanted), through ``solvers`` (strain → solver, ``None`` = no trump), and returns its answers;
-    ``tt_mb`` the table size ``advise`` gives each strain's solver (``None`` = no trump);
-    ``default_samples`` (the ceiling of the stop rule) and ``accept_tricks`` the defaults of ``advise``;
-    ``deal_seeds(position, k, seed, rules)`` → ``uint64[k]``, the seed words of the first ``k`` deals
-    ``advise --seed seed`` samples (those where the seats before the position's pass, ``bids.PassedDeals``).
+    Attributes:
+        sample_deal: ``(word, position)`` → ``int64[4]`` hands (seat 3 = dealer) as ``advise`` samples them.
+        ask_table: ``(word, position, rules, solvers)`` asks every question of the default contract
+            table of that deal as ``advise``'s first round does (``dd_table.dd_batch``, every contract
+            wanted), through ``solvers`` (strain → solver, ``None`` = no trump), and returns its answers.
+        tt_mb: the table size (MB) ``advise`` gives each strain's solver (``None`` = no trump).
+        default_samples: ``advise``'s default sample count (the ceiling of the stop rule).
+        deal_seeds: ``(position, k, seed, rules)`` → ``uint64[k]``, the seed words of the first ``k`` deals
+            ``advise --seed seed`` samples (those where the seats before the position's pass, ``bids.PassedDeals``).
     """
+
+    sample_deal: Callable[[np.uint64, Position], np.ndarray]
+    ask_table: Callable[[np.uint64, Position, RuleSet, dict[int | None, DDSolver]], dict]
+    tt_mb: dict[int | None, int]
+    default_samples: int
+    deal_seeds: Callable[[Position, int, int, RuleSet], np.ndarray]
+
+
+def advise_internals() -> AdviseInternals:
+    """The coupling with ``advise`` (:class:`AdviseInternals`); re-point here after a refactor."""
     from wiezen_sim.analysis.advise import advise, dd_table, sample_hands
     from wiezen_sim.analysis.advise.bids import PassedDeals
     from wiezen_sim.analysis.advise.play import default_model
@@ -145,7 +157,7 @@ def advise_internals():
     def deal_seeds(pos: Position, k: int, seed: int, rules: RuleSet) -> np.ndarray:
         return PassedDeals(seed, pos.hand, pos.seat, pos.turned, rules, default_model(accept)).seeds(k)
 
-    return sample_deal, ask_table, dict(dd_table.TT_MB), defaults["samples"].default, accept, deal_seeds
+    return AdviseInternals(sample_deal, ask_table, dict(dd_table.TT_MB), defaults["samples"].default, deal_seeds)
 
 
 def question_kind(q: Question) -> str:
@@ -298,9 +310,9 @@ def _sum_counters(questions: list[Question]) -> dict:
 
 
 def run_hand(pos: Position, deals: int, seed: int, rules: RuleSet, solvers: dict, log: list[Question],
-             internals, slow: list) -> dict:  # fmt: skip
+             internals: AdviseInternals, slow: list) -> dict:  # fmt: skip
     """Time the whole table and one DDS solve on each of the hand's ``deals`` sampled deals."""
-    sample_deal, ask_table, deal_seeds = internals[0], internals[1], internals[5]
+    sample_deal, ask_table, deal_seeds = internals.sample_deal, internals.ask_table, internals.deal_seeds
     trump = card_suit(pos.turned)
     rows = []
     by_family: dict[str, list[Question]] = {f: [] for f in FAMILIES}
@@ -412,7 +424,7 @@ def replay_question(entry: dict, tt_mb: dict, node_limit: int | None) -> dict:
 
 def replay(path: Path, node_limit: int) -> int:
     """Re-ask every question of a corpus file with fresh solvers; compare answers and node counts."""
-    _, _, tt_mb, _, _, _ = advise_internals()
+    tt_mb = advise_internals().tt_mb
     entries = json.loads(path.read_text())["questions"]
     bad = 0
     for e in entries:
@@ -461,7 +473,7 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         ap.error(str(exc))
     internals = advise_internals()
-    tt_mb, default_samples = internals[2], internals[3]
+    tt_mb, default_samples = internals.tt_mb, internals.default_samples
     fewest, most = samples_used(default_samples)
     rules = get_rules()
     log: list[Question] = []

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 from collections.abc import Callable
 from typing import NoReturn
 
@@ -141,13 +142,21 @@ def pbn_seat(text: str) -> int:
 
 
 def output_path(text: str) -> str:
-    """An argparse ``type`` for ``--out``: a file (not a folder) in a folder that exists.
+    """An argparse ``type`` for ``--out``: a file (not a folder) in a folder that exists, that can be written.
 
-    Checked when the command line is parsed, so that a bad path is refused before the run.
+    Checked when the command line is parsed, so that a bad path is refused before the run: an existing
+    file is opened for appending (nothing written), else a temporary file is made in its folder and removed.
     """
     folder = os.path.dirname(os.path.abspath(text))
     if os.path.isdir(text) or not os.path.isdir(folder):
         raise argparse.ArgumentTypeError(f"cannot write {text}: not a file in an existing folder")
+    try:
+        if os.path.exists(text):
+            open(text, "a").close()
+        else:
+            tempfile.TemporaryFile(dir=folder).close()
+    except OSError as exc:
+        raise argparse.ArgumentTypeError(f"cannot write {text}: {exc.strerror or exc}") from None
     return text
 
 

@@ -9,10 +9,8 @@ the contract that stands is settled for the advised seat (RULES.md 1.6). Every c
 - **Where the seat stands.** The advisor knows the seat, its hand and the turned card, not
   any earlier bid, so a bid is valued where every seat before it passed (RULES.md 1.4:
   eldest speaks first). The seats before it bid by the bidding model on each sampled deal;
-  a deal on which the model makes any call but pass before the seat's first turn (a vraag,
-  a wait, a contract, a troel or Carte Blanche) is not counted (``bid_outcome`` NOT_COUNTED).
-  ``advise`` samples only deals on which they pass (:class:`PassedDeals`: rejection, so the
-  deals are drawn from the posterior given those passes), and its table is over the same
+  the deals are only those on which they all pass (:class:`PassedDeals`: rejection, so the
+  deals are drawn from the posterior given those passes), and the table is over the same
   deals. Eldest's wait is not among the bids valued.
 - **The other seats** bid by the bidding model (``model``, an
   :class:`~wiezen_sim.solvers.worlds.AuctionModel`; the advisor's default is the neutral
@@ -39,8 +37,8 @@ the contract that stands is settled for the advised seat (RULES.md 1.6). Every c
   heuristic players of :mod:`wiezen_sim.solvers.players`.
 
 Per sampled deal (the arrays of :func:`bid_batch`; ``k`` indexes :func:`bid_options`):
-    bid_outcome[k]  int8     OUTCOMES index (declares, with_partner, other_contract, all_pass);
-                             NOT_COUNTED (a call before the seat's turn), NOT_ASKED (-1)
+    bid_outcome[k]  int8     OUTCOMES index (declares, with_partner, other_contract, all_pass),
+                             or NOT_ASKED (-1)
     bid_own[k]      int8     whose table row to add: OWN_NONE, OWN_OPTION (the bid's row),
                              OWN_VRAAG (the vraag row, with the table's partner)
     bid_units[k]    float64  the seat's settlement (units) outside that row: others'
@@ -78,7 +76,6 @@ from wiezen_sim.vocabulary import SEATS, Objective, seat_name
 __all__ = [
     "FLAT",
     "NOT_ASKED",
-    "NOT_COUNTED",
     "OUTCOMES",
     "OWN_NONE",
     "OWN_OPTION",
@@ -94,12 +91,11 @@ __all__ = [
     "flat",
     "method_players",
     "needed",
-    "obliged",
 ]
 
 OUTCOMES = ("declares", "with_partner", "other_contract", "all_pass")
 DECLARES, WITH_PARTNER, OTHER_CONTRACT, ALL_PASS = range(len(OUTCOMES))
-NOT_COUNTED, NOT_ASKED = -2, -1
+NOT_ASKED = -1
 OWN_NONE, OWN_OPTION, OWN_VRAAG = 0, 1, 2
 RONDE_PAS_GAME = 1  # the Ronde Pas game valued after all pass (RULES.md 1.7: the cycle starts with the last trick)
 TROEL_ONLY = ("troel", "open_miserie", "solo_slim")
@@ -125,8 +121,8 @@ class BidOption:
 def bid_options(rules: RuleSet, hand: int) -> list[BidOption]:
     """The bids the seat can make at its first turn after passes (RULES.md 1.3, 1.4), in the table's order.
 
-    ``pass`` first (listed always, so that an option's index never changes; not a bid under the
-    troel obligation, :func:`obliged`), ``vraag`` and ``solo`` (both propose), then every
+    ``pass`` first (listed always, so that an option's index never changes; not a bid with three or
+    four aces, the troel obligation), ``vraag`` and ``solo`` (both propose), then every
     contract of the rules but abondance in troef (only an overcall of abondance): abondance and
     solo slim once per suit, abondance once per level with *abondance levels*; with three or
     four aces only troel, open miserie and solo slim.
@@ -143,13 +139,6 @@ def bid_options(rules: RuleSet, hand: int) -> list[BidOption]:
             else:
                 out.append(BidOption(name))
     return out
-
-
-def obliged(rules: RuleSet, hand: int, valued: frozenset[str] | None) -> bool:
-    """Whether pass is not a bid: three or four aces (the troel obligation, RULES.md 1.4) and one of troel,
-    open miserie or solo slim valued (``contracts=`` may leave them all out: then pass stays)."""
-    ask = asker(valued)
-    return aces(hand) >= 3 and any(o.contract in TROEL_ONLY and ask(o.contract) for o in bid_options(rules, hand))
 
 
 def needed(wanted: frozenset[str]) -> frozenset[str]:
@@ -357,7 +346,8 @@ def bid_batch(
     """The auctions of every bid on every sampled deal of one batch (layout in the module docstring).
 
     Args:
-        seeds: ``uint64[n]`` seed words (:func:`wiezen_sim.parallel.sample_seeds`): the table's deals.
+        seeds: ``uint64[n]`` seed words of :class:`PassedDeals` (every seat before the advised one passes):
+            the table's deals.
         answers: the table's answers of the same deals (:func:`~wiezen_sim.analysis.advise.dd_table.dd_batch`,
             or :func:`~wiezen_sim.analysis.advise.play.play_batch`): ``accepts`` (or ``vraag_partner``) names
             the partner whose vraag the table holds.
@@ -371,10 +361,13 @@ def bid_batch(
 
     Returns:
         The arrays of the module docstring.
+
+    Raises:
+        ValueError: a seed word's deal on which a seat before the advised one calls (not a :class:`PassedDeals` word).
     """
     options = bid_options(rules, hand)
     ask = asker(valued)
-    no_pass = obliged(rules, hand, valued)
+    no_pass = aces(hand) >= 3  # pass is not a bid (the troel obligation, RULES.md 1.4), whatever is valued
     n, k = len(seeds), len(options)
     out: dict[str, np.ndarray] = {
         "bid_outcome": np.full((n, k), NOT_ASKED, np.int8),
@@ -390,8 +383,8 @@ def bid_batch(
         deal = _deal(word, hand, seat, turned)
         turn = auction_to_seat(deal, seat, rules, model)
         if turn is None:
-            out["bid_outcome"][i, asked] = NOT_COUNTED
-            continue
+            raise ValueError(f"on the deal of seed word {int(word)} a seat before {seat_name(seat)} calls: "
+                             "the bid values take PassedDeals' seed words")  # fmt: skip
         state, before = turn
         if "accepts" in answers:
             table_partner = next((q for q in order if answers["accepts"][i, q]), None)

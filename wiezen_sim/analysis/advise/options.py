@@ -20,7 +20,6 @@ from wiezen_sim.analysis.advise.bids import (
     OWN_VRAAG,
     BidOption,
     bid_options,
-    obliged,
 )
 from wiezen_sim.analysis.advise.dd_table import PARTNER_ROWS, asker, exact_alone, kleine_candidates
 from wiezen_sim.analysis.advise.play import play_options
@@ -242,14 +241,12 @@ class BidRows:
             expected settlement and P(success); NaN for pass).
         evs: per row, ``float64[n]`` the seat's settlement per counted deal (units).
         halves: per row, the Wilson 95 % half-width of the bid's table row's P(success) (0 for pass).
-        obliged: pass is not a bid (the troel obligation, :func:`~wiezen_sim.analysis.advise.bids.obliged`).
     """
 
-    def __init__(self, obliged: bool) -> None:
+    def __init__(self) -> None:
         self.rows: list[dict] = []
         self.evs: list[np.ndarray] = []
         self.halves: list[float] = []
-        self.obliged = obliged
 
 
 def _row_index(rows: OptionRows, option: BidOption) -> int:
@@ -273,19 +270,17 @@ def bid_rows(
     """The bid values from the per-deal auctions (:func:`~wiezen_sim.analysis.advise.bids.bid_batch`) and the table.
 
     A bid's value on a deal is its ``bid_units`` plus, where the seat's own contract stands
-    (``bid_own``), the table row's settlement on that deal (:class:`OptionRows` ``evs``); deals on
-    which a seat before the advised seat called (``NOT_COUNTED``) are left out. A bid not valued on
+    (``bid_own``), the table row's settlement on that deal (:class:`OptionRows` ``evs``). A bid not valued on
     every deal was dropped by the stop rule: it is valued on the deals it was asked on (a prefix).
     Under the troel obligation pass is not valued (no row).
     """
-    out = BidRows(obliged(rules, hand, valued))
+    out = BidRows()
     trump = card_suit(turned)
     outcome, own, units = res["bid_outcome"], res["bid_own"], res["bid_units"]
     for j, option in enumerate(bid_options(rules, hand)):
         m = int((outcome[:, j] != NOT_ASKED).sum())  # the deals it was asked on: a prefix
         if m == 0:
             continue
-        counted = outcome[:m, j] >= 0
         value = units[:m, j].copy()
         half, table_ev, table_p = 0.0, math.nan, math.nan
         if option.contract != PASS:
@@ -299,7 +294,7 @@ def bid_rows(
             vraag = rows.evs[_row_index(rows, BidOption("vraag"))]
             assert vraag is not None
             value += np.where(own[:m, j] == OWN_VRAAG, vraag[:m], 0.0)
-        _add_bid(out, option, trump, value[counted], outcome[:m, j][counted], half, (table_ev, table_p))
+        _add_bid(out, option, trump, value, outcome[:m, j], half, (table_ev, table_p))
     return out
 
 

@@ -2,8 +2,8 @@
 RULES.md 1.3–1.6).
 
 The recommendation is the bid of highest expected value in the context of the auction
-(:mod:`~wiezen_sim.analysis.advise.bids`; pass first on a tie). Only when no sampled deal is
-counted for the bids (every one had a call before the seat's turn) it is the highest ``ev_units``
+(:mod:`~wiezen_sim.analysis.advise.bids`; pass first on a tie). Only when no bid is valued
+(none of the contracts asked for is a bid the seat can make) it is the highest ``ev_units``
 among the table rows a player can bid now (pass = 0 units, first on a tie; solo via a vraag nobody
 accepts). With three or four aces only troel, open miserie and solo slim (the troel obligation).
 """
@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from wiezen_sim.analysis.advise.bids import NOT_COUNTED, TROEL_ONLY, PassedDeals, needed
+from wiezen_sim.analysis.advise.bids import TROEL_ONLY, PassedDeals, needed
 from wiezen_sim.analysis.advise.dd_table import PARTNER_ROWS
 from wiezen_sim.analysis.advise.deals import check_position
 from wiezen_sim.analysis.advise.options import BidRows, OptionRows, bid_rows, dd_rows, play_rows, question
@@ -140,10 +140,10 @@ def advise(
         ``ev_low``/``ev_high`` (Student-t 95 %), ``n`` (deals counted), the outcome shares
         ``declares``, ``with_partner``, ``other_contract``, ``all_pass``, and the bid's table row
         ``table_ev_units``, ``table_p_success``. ``meta`` adds ``recommended_from`` (``bid
-        values`` or ``table``), ``bid_model``, ``bid_deals`` (deals counted for the bids),
-        ``bid_questions`` (other seats' contracts solved or played), ``bid_trick_nodes`` (their
-        double-dummy trick nodes, ``dd``) and ``bid_auction_contradicted`` (``pimc``: decisions of
-        those plays whose worlds all have a seat bidding off the model).
+        values`` or ``table``), ``bid_model``, ``bid_questions`` (other seats' contracts solved or
+        played), ``bid_trick_nodes`` (their double-dummy trick nodes, ``dd``) and
+        ``bid_auction_contradicted`` (``pimc``: decisions of those plays whose worlds all have a
+        seat bidding off the model).
 
     Raises:
         ValueError: bad hand, seat, turned card, rules, method, contract name, samples ≤ 0,
@@ -186,7 +186,7 @@ def advise(
             on_progress(done)
 
     def bids_of(rows: OptionRows) -> BidRows | None:
-        """The bid values so far (with a deal counted), else None: then the table recommends."""
+        """The bid values so far, else None (no bid valued): then the table recommends."""
         res = _merge([answers for _, _, answers in rounds])
         bids = bid_rows(res, rows, mask, card, rule_set, valued_first)
         return bids if any(len(ev) for ev in bids.evs) else None
@@ -205,7 +205,6 @@ def advise(
                              auction_off_model=int(res["auction_off_model"].sum()))  # fmt: skip
         bid_meta = {"recommended_from": "bid values" if bids is not None else "table",
                     "bid_model": getattr(auction_model, "name", type(auction_model).__name__),
-                    "bid_deals": int((res["bid_outcome"] != NOT_COUNTED).all(axis=1).sum()),
                     "bid_questions": int(res["bid_questions"].sum()),
                     "bid_trick_nodes": int(res["bid_trick_nodes"].sum()),
                     "bid_auction_contradicted": int(res["bid_auction_contradicted"].sum())}  # fmt: skip

@@ -338,7 +338,7 @@ class Advice:
             *([f"({hint})"] if hint else []),
             "",
             *self._bid_lines(show_all),
-            shown.to_string(index=False),
+            shown.to_string(index=False) if len(shown) else "(no contract row shown)",
         ]
         if never:
             names = ", ".join(self.label(r) for r in never)
