@@ -65,7 +65,15 @@ def test_card_round_trip(card):
 
 @pytest.mark.parametrize(
     "text",
-    ["S:AKQ H:T98 D:- C:AK5432", "♠AKQ ♥T98 ♦— ♣AK5432", "AS KS QS 10H 9H 8H AC KC 5C 4C 3C 2C", "AKQ.T98..AK5432"],
+    [
+        "S:AKQ H:T98 D:- C:AK5432",
+        "♠AKQ ♥T98 ♦— ♣AK5432",
+        "♠AKQ♥T98♦—♣AK5432",
+        "♠AKQ♥T98♦-♣AK5432",
+        "AS KS QS 10H 9H 8H AC KC 5C 4C 3C 2C",
+        "A♠ K♠ Q♠ 10♥ 9♥ 8♥ A♣ K♣ 5♣ 4♣ 3♣ 2♣",
+        "AKQ.T98..AK5432",
+    ],
 )
 def test_hand_forms_agree(text):
     assert parse_hand(text) == parse_hand("S:AKQ H:T98 D:- C:AK5432")

@@ -26,6 +26,7 @@ accept that spelling. Bad input raises ``ValueError`` naming the offending token
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 
 __all__ = [
@@ -79,6 +80,9 @@ RANKS = _rank_map()
 _SUIT_OF = {**{c: i for i, c in enumerate(SUITS)}, **{c: i for i, c in enumerate(SUIT_SYMBOLS)}}
 # some terminals emit the text-style variant selector after suit symbols
 _SUIT_OF.update({c + "\ufe0f": i for i, c in enumerate(SUIT_SYMBOLS)})
+# a suit symbol that starts a holding right after another one (``♠QJ4♥K96``): split there; a symbol after a
+# rank and before a space or the end (the card ``A♠``) is not the start of a holding
+_HOLDING_START = re.compile(f"(?<=\\S)(?=[{SUIT_SYMBOLS}]\ufe0f?[0-9TJQKARDV—-])", re.IGNORECASE)
 
 
 def card_bit(suit: int, rank: int) -> int:
@@ -204,7 +208,7 @@ def parse_hand(text: str, size: int | None = None) -> int:
     """Parse a hand (any of the forms in the module docstring) into a mask.
 
     Args:
-        text: the hand; ``S:AKQ H:T98 D:- C:AK5432``, ``♠AKQ ♥T98 ♦— ♣AK5432``,
+        text: the hand; ``S:AKQ H:T98 D:- C:AK5432``, ``♠AKQ ♥T98 ♦— ♣AK5432`` (or ``♠AKQ♥T98♦—♣AK5432``),
             ``AS KS QS 10H …`` (commas allowed) or PBN ``AKQ.T98..AK5432``.
         size: the number of cards the hand must hold (13 for a full Wiezen hand);
             ``None`` accepts any number.
@@ -223,7 +227,7 @@ def parse_hand(text: str, size: int | None = None) -> int:
         mask = _parse_pbn_hand(stripped)
     else:
         mask = 0
-        for token in stripped.replace(",", " ").split():
+        for token in _HOLDING_START.sub(" ", stripped.replace(",", " ")).split():
             mask = _parse_token(token, mask)
     if size is not None and card_count(mask) != size:
         raise ValueError(f"hand {text!r} has {card_count(mask)} cards, expected {size}")
