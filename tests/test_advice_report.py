@@ -163,3 +163,12 @@ def test_compare_refuses_plot_by_its_name(capsys):
     assert main(["advise", "--compare", "--plot", "x.png"]) == 2
     said = capsys.readouterr().err
     assert "--plot is for a single method" in said and "--contracts" not in said and said.count("\n") == 1
+
+
+def test_a_bid_that_pays_as_the_recommendation_is_named_beside_the_runner_up(compiled_kernels):
+    """The dealer after three passes: a vraag nobody is left to accept settles as pass on every deal, so the
+    runner-up is the next bid that pays differently, and the report says why the vraag is not it."""
+    adv = advise("♠QJ4♥K96♦T85♣AQ72", "dealer", "7C", samples=32, seed=1, n_jobs=1, progress=False)
+    text = adv.format_table()
+    assert adv.runner_up is not None and adv.runner_up["contract"] != "vraag"
+    assert "(vraag ♣: pays exactly as the recommendation on every deal, so not the runner-up)" in text

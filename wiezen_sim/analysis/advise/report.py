@@ -359,6 +359,12 @@ class Advice:
                 f"runner-up: {self.bid_label(run)}  ({run['ev_units']:+.2f} units); "
                 f"P(recommendation really better) = {self.p_order:.3f}"
             )
+            if self.bids is not None:  # a bid between the two settles as the recommendation on every deal
+                between = [self.bid_label(b) for b in self.bids.to_dict(orient="records")
+                           if run["ev_units"] < b["ev_units"] and self.bid_label(b) != self.bid_label(rec)]  # fmt: skip
+                if between:
+                    lines.append(f"({', '.join(between)}: pays exactly as the recommendation on every deal, so "
+                                 "not the runner-up)")  # fmt: skip
         lines += [
             "",
             f"p_success: probability the contract is made ({METHOD_WORDS[m['method']]}), with its 95% Wilson interval;",
