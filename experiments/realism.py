@@ -63,7 +63,6 @@ from scipy.stats import binomtest
 
 from wiezen_sim.analysis.advise import advise
 from wiezen_sim.analysis.advise.bids import method_players
-from wiezen_sim.analysis.advise.deals import DEALER
 from wiezen_sim.analysis.advise.play import auction_behind, default_model
 from wiezen_sim.analysis.charts import finish_figure, label
 from wiezen_sim.analysis.experiment import Experiment, load_experiment, run_experiment
@@ -78,7 +77,7 @@ from wiezen_sim.rules.play import PlayView, longest_suit, setup_play, suit_mask
 from wiezen_sim.rules.ruleset import get_rules
 from wiezen_sim.solvers.players import ADAPTIVE_CAP, PimcPlayer, Player, play_deal
 from wiezen_sim.solvers.worlds import AuctionEvidence
-from wiezen_sim.vocabulary import SEATS, seat_name
+from wiezen_sim.vocabulary import DEALER, SEATS, seat_name
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from dd_vs_pimc import CONTRACTS, dd_success, make_deals  # a script beside this one

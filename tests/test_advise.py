@@ -5,10 +5,11 @@ import json
 import numpy as np
 import pytest
 
-from wiezen_sim.analysis.advise import advise, check_position, sample_hands
+from wiezen_sim.analysis.advise import advise, sample_hands
 from wiezen_sim.cards import FULL_DECK, card_count, parse_card, parse_hand
 from wiezen_sim.cli import main
 from wiezen_sim.parallel import sample_seeds
+from wiezen_sim.rules.dealing import check_position
 from wiezen_sim.rules.payments import settle
 from wiezen_sim.rules.ruleset import get_rules
 

@@ -9,11 +9,11 @@ import pytest
 
 from experiments.benchmarks.advise_suite import TimedSolver, advise_internals, question_kind
 from experiments.benchmarks.hand_suite import SUITE, suite_positions
-from wiezen_sim.analysis.advise import check_position
-from wiezen_sim.analysis.advise.deals import DEALER
 from wiezen_sim.cards import card_name, hand_name
+from wiezen_sim.rules.dealing import check_position
 from wiezen_sim.rules.ruleset import get_rules
 from wiezen_sim.solvers.dd import DDSolver
+from wiezen_sim.vocabulary import DEALER
 
 
 @pytest.fixture(scope="module")

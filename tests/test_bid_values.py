@@ -11,13 +11,14 @@ import pandas as pd
 import pytest
 
 from wiezen_sim.analysis.advise import advise
-from wiezen_sim.analysis.advise.deals import check_position, sample_hands
+from wiezen_sim.analysis.advise.deals import sample_hands
 from wiezen_sim.analysis.threshold import pass_or_lowest
 from wiezen_sim.cards import card_suit
 from wiezen_sim.cli import main
 from wiezen_sim.parallel import sample_seeds
 from wiezen_sim.rules.auction import AuctionState, Bid, legal_bids
 from wiezen_sim.rules.contracts import ACCEPT
+from wiezen_sim.rules.dealing import check_position
 from wiezen_sim.solvers.dd import DDSolver
 from wiezen_sim.vocabulary import Objective
 

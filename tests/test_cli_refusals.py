@@ -100,3 +100,19 @@ def test_simulate_out_in_a_missing_folder_is_refused_before_the_run(tmp_path):
 def test_huge_counts_are_refused_before_any_work(tmp_path, argv, message):
     assert message in refuse(tmp_path, *argv)
     assert files(tmp_path) == set()
+
+
+BAD_ADVICE = [
+    ["S:AKQ", "--seat", "eldest", "--turned", "7H"],
+    ["S:AKQJ98 H:AK2 D:K3 C:52", "--seat", "dealer", "--turned", "7H"],
+    ["--rules", "no_such_rules.toml"],
+]
+
+
+@pytest.mark.parametrize("argv", BAD_ADVICE)
+def test_advise_refuses_a_bad_position_or_rules_before_importing_the_kernel(argv):
+    """The hand, turned card and rules are checked before numba and pandas load (seconds): the error is at once."""
+    code = ("import sys; from wiezen_sim.cli import main; rc = main(['advise', *sys.argv[1:]]); "
+            "sys.exit(rc if not {'numba', 'pandas'} & set(sys.modules) else 99)")  # fmt: skip
+    run = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True)
+    assert run.returncode == 2 and run.stderr.startswith("wiezen-sim advise: error:"), (run.returncode, run.stderr)

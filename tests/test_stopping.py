@@ -114,12 +114,13 @@ def test_rows_of_a_fixed_partner_seat_are_asked_in_the_first_round_only(compiled
 def test_pair_answers_agree_with_the_solver_for_every_partner_seat(compiled_kernels):
     """The accepting seat's pair answer comes from its exact count; the others from a target test."""
     from wiezen_sim.analysis.advise.dd_table import dd_batch
-    from wiezen_sim.analysis.advise.deals import ELDEST, check_position, sample_hands
+    from wiezen_sim.analysis.advise.deals import sample_hands
     from wiezen_sim.cards import card_suit
     from wiezen_sim.parallel import sample_seeds
+    from wiezen_sim.rules.dealing import check_position
     from wiezen_sim.rules.ruleset import get_rules
     from wiezen_sim.solvers.dd import DDSolver
-    from wiezen_sim.vocabulary import Objective
+    from wiezen_sim.vocabulary import ELDEST, Objective
 
     mask, p, turned = check_position("S:Q6 H:KJ74 D:A852 C:J93", "second", "5H")
     rules, seeds = get_rules("tempelaere"), sample_seeds(3, 12)

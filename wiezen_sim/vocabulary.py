@@ -34,6 +34,8 @@ from numbers import Integral
 from wiezen_sim.cards import SUIT_SYMBOLS, SUITS
 
 __all__ = [
+    "DEALER",
+    "ELDEST",
     "NO_TRUMP",
     "SEATS",
     "SEAT_NAMES",
@@ -48,6 +50,8 @@ __all__ = [
 ]
 
 SEATS = 4  # players at a Wiezen table
+ELDEST = 0  # seats are numbered from the dealer's left: eldest bids and leads first
+DEALER = SEATS - 1
 _ORDINALS = ("eldest", "second", "third", "fourth", "fifth")  # seats before the dealer (up to 6 players)
 
 

@@ -47,10 +47,11 @@ def main() -> None:
     from endplay import dds
     from endplay.types import Deal, Denom, Player
 
-    from wiezen_sim.analysis.advise import EXAMPLE, check_position, sample_hands
+    from wiezen_sim.analysis.advise import EXAMPLE, sample_hands
     from wiezen_sim.analysis.advise.dd_table import dd_batch
     from wiezen_sim.cards import card_suit, deal_name
     from wiezen_sim.parallel import sample_seeds
+    from wiezen_sim.rules.dealing import check_position
     from wiezen_sim.rules.ruleset import get_rules
 
     hand_text = args.hand or EXAMPLE["hand"]

@@ -22,8 +22,8 @@ import time
 
 from wiezen_sim.analysis.advise import dd_table
 from wiezen_sim.analysis.advise.bids import PassedDeals, bid_batch
-from wiezen_sim.analysis.advise.deals import check_position
 from wiezen_sim.analysis.advise.play import default_model
+from wiezen_sim.rules.dealing import check_position
 from wiezen_sim.rules.ruleset import get_rules
 
 POSITIONS = [

@@ -21,11 +21,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from wiezen_sim.analysis.advise import check_position
-from wiezen_sim.analysis.advise.deals import DEALER
 from wiezen_sim.analysis.hands import HCP, HandClass, sample_hand
 from wiezen_sim.cards import FULL_DECK, SUITS, card_name, cards_of, hand_name
-from wiezen_sim.vocabulary import SEAT_NAMES
+from wiezen_sim.rules.dealing import check_position
+from wiezen_sim.vocabulary import DEALER, SEAT_NAMES
 
 DEFAULT_SEED = 18  # the number
 

@@ -61,9 +61,10 @@ def main() -> None:
 
     import numpy as np
 
-    from wiezen_sim.analysis.advise import check_position, sample_hands
+    from wiezen_sim.analysis.advise import sample_hands
     from wiezen_sim.analysis.advise.dd_table import kleine_candidates
     from wiezen_sim.parallel import sample_seeds
+    from wiezen_sim.rules.dealing import check_position
     from wiezen_sim.solvers.dd import DDSolver, NodeLimitExceeded
     from wiezen_sim.solvers.players import highest_discard
     from wiezen_sim.vocabulary import NO_TRUMP

@@ -55,8 +55,9 @@ def main() -> None:
 
     import numpy as np
 
-    from wiezen_sim.analysis.advise import check_position, dd_table
+    from wiezen_sim.analysis.advise import dd_table
     from wiezen_sim.parallel import sample_seeds
+    from wiezen_sim.rules.dealing import check_position
     from wiezen_sim.rules.ruleset import get_rules
     from wiezen_sim.solvers.dd import DDSolver, NodeLimitExceeded
     from wiezen_sim.vocabulary import NO_TRUMP, Objective

@@ -40,12 +40,17 @@ OUT = ROOT / "results" / "benchmarks" / "solo_corpus.json"
 sys.path.insert(0, str(ROOT))
 
 from wiezen_sim.analysis.advise.dd_table import _solver  # noqa: E402
-from wiezen_sim.analysis.advise.deals import ELDEST, check_position, sample_hands  # noqa: E402
+from wiezen_sim.analysis.advise.deals import sample_hands  # noqa: E402
 from wiezen_sim.analysis.experiment import git_commit  # noqa: E402
 from wiezen_sim.analysis.hands import HandClass, sample_hand  # noqa: E402
 from wiezen_sim.cards import FULL_DECK, card_name, card_suit, cards_of, deal_name, hand_name  # noqa: E402
 from wiezen_sim.parallel import sample_seeds  # noqa: E402
-from wiezen_sim.vocabulary import NO_TRUMP, SEAT_NAMES  # noqa: E402
+from wiezen_sim.rules.dealing import check_position  # noqa: E402
+from wiezen_sim.vocabulary import (  # noqa: E402
+    ELDEST,
+    NO_TRUMP,
+    SEAT_NAMES,
+)
 
 SEED = 18
 REPORTED = (

@@ -14,11 +14,9 @@ from wiezen_sim.rules.dealing import deal_packets, new_deck
 from wiezen_sim.rules.game import play_one_hand
 from wiezen_sim.rules.play import Policy
 from wiezen_sim.rules.ruleset import get_rules
-from wiezen_sim.vocabulary import SEAT_NAMES, SEATS, trump_name
+from wiezen_sim.vocabulary import DEALER, SEAT_NAMES, trump_name
 
 __all__ = ["add", "run"]
-
-DEALER = SEATS - 1  # seats are numbered from the dealer's left: the dealer is seat 3
 
 
 def run(args: argparse.Namespace) -> None:

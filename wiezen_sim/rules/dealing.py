@@ -11,8 +11,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from wiezen_sim.cards import FULL_DECK, SUITS, card_rank, card_suit, cards_of
-from wiezen_sim.vocabulary import SEATS
+from wiezen_sim.cards import (
+    FULL_DECK,
+    SUITS,
+    card_count,
+    card_name,
+    card_rank,
+    card_suit,
+    cards_of,
+    parse_card,
+    parse_hand,
+)
+from wiezen_sim.vocabulary import DEALER, SEATS, parse_seat
 
 __all__ = [
     "PACKETS",
@@ -20,6 +30,7 @@ __all__ = [
     "VUILBAK_PACKETS",
     "Deal",
     "DiscardPolicy",
+    "check_position",
     "deal_packets",
     "deal_vuilbak",
     "gather_and_cut",
@@ -151,3 +162,29 @@ def deal_vuilbak(deck: Sequence[int], dealer: int, discard: DiscardPolicy = lowe
         hands[seat] &= ~mask
         hands[dealer] |= mask
     return Deal((hands[0], hands[1], hands[2], hands[3]), dealer, turned)
+
+
+def check_position(hand: str | int, seat: str | int, turned: str | int) -> tuple[int, int, int]:
+    """Validate what the player knows; returns ``(hand mask, seat 0..3, turned card)``.
+
+    Args:
+        hand: 13 cards (any notation of :mod:`wiezen_sim.cards`) or a mask.
+        seat: a seat name or number (:func:`wiezen_sim.vocabulary.parse_seat`).
+        turned: the turned card (text or bit number).
+
+    Raises:
+        ValueError: not 13 distinct cards, an unknown seat, a bad turned card, the
+            turned card in the hand of a player who is not the dealer, or missing
+            from the dealer's hand.
+    """
+    mask = parse_hand(hand, size=13) if isinstance(hand, str) else hand
+    if card_count(mask) != 13 or mask & ~FULL_DECK:
+        raise ValueError(f"a hand needs 13 cards, got {card_count(mask)}")
+    p = parse_seat(seat)
+    card = parse_card(turned) if isinstance(turned, str) else turned
+    inside = bool(mask >> card & 1)
+    if p == DEALER and not inside:
+        raise ValueError(f"the turned card {card_name(card)} must be in the dealer's own hand")
+    if p != DEALER and inside:
+        raise ValueError(f"the turned card {card_name(card)} lies in the dealer's hand, not in yours")
+    return mask, p, card

@@ -20,8 +20,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import wiezen_sim.analysis.romanian as romanian_api  # the one import of the Romanian advisor
-from wiezen_sim.analysis.advise import METHODS, check_position
+from wiezen_sim.analysis.advise import METHODS
 from wiezen_sim.cards import card_name, cards_of, parse_card, parse_hand
+from wiezen_sim.rules.dealing import check_position
 from wiezen_sim.rules.romanian import (
     SCORING_PRESETS,
     check_bids,

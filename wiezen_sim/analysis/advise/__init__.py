@@ -51,21 +51,20 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from wiezen_sim.analysis.advise.compare import compare
-    from wiezen_sim.analysis.advise.deals import EXAMPLE, check_position, sample_hands
+    from wiezen_sim.analysis.advise.deals import EXAMPLE, sample_hands
     from wiezen_sim.analysis.advise.recommend import METHODS, advise
     from wiezen_sim.analysis.advise.report import Advice, Comparison
 
 _HOMES = {
     "compare": "compare",
     "EXAMPLE": "deals",
-    "check_position": "deals",
     "sample_hands": "deals",
     "METHODS": "recommend",
     "advise": "recommend",
     "Advice": "report",
     "Comparison": "report",
 }
-__all__ = ["EXAMPLE", "METHODS", "Advice", "Comparison", "advise", "check_position", "compare", "sample_hands"]
+__all__ = ["EXAMPLE", "METHODS", "Advice", "Comparison", "advise", "compare", "sample_hands"]
 
 
 def __getattr__(name: str) -> object:

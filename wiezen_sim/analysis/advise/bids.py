@@ -59,7 +59,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from wiezen_sim.analysis.advise.dd_table import asker, solver_for
-from wiezen_sim.analysis.advise.deals import DEALER, sample_hands
+from wiezen_sim.analysis.advise.deals import sample_hands
 from wiezen_sim.parallel import sample_seeds
 from wiezen_sim.rules.auction import LEVELS, AuctionState, Bid, Declaration, aces, apply, legal_bids, start_auction
 from wiezen_sim.rules.contracts import PASS, contract_spec, succeeded
@@ -71,7 +71,7 @@ from wiezen_sim.rules.ruleset import RuleSet
 from wiezen_sim.solvers.players import ADAPTIVE_CAP, DEFAULT_WORLDS, MAX_WORLDS, PimcPlayer, Player, highest_discard
 from wiezen_sim.solvers.players import play_deal as play_with
 from wiezen_sim.solvers.worlds import AuctionEvidence, AuctionModel
-from wiezen_sim.vocabulary import SEATS, Objective, seat_name
+from wiezen_sim.vocabulary import DEALER, SEATS, Objective, seat_name
 
 __all__ = [
     "FLAT",
@@ -296,7 +296,7 @@ class PassedDeals:
 
     Args:
         seed: the run's seed; hand, seat, turned: the position (trusted:
-            :func:`~wiezen_sim.analysis.advise.deals.check_position`); rules; model: the other seats' bidding.
+            :func:`~wiezen_sim.rules.dealing.check_position`); rules; model: the other seats' bidding.
     """
 
     MAX_DRAWS = 200  # candidates drawn per kept deal at most, before the position counts as unreachable
@@ -351,7 +351,7 @@ def bid_batch(
         answers: the table's answers of the same deals (:func:`~wiezen_sim.analysis.advise.dd_table.dd_batch`,
             or :func:`~wiezen_sim.analysis.advise.play.play_batch`): ``accepts`` (or ``vraag_partner``) names
             the partner whose vraag the table holds.
-        hand, seat, turned, rules: the position (trusted: :func:`~wiezen_sim.analysis.advise.deals.check_position`).
+        hand, seat, turned, rules: the position (trusted: :func:`~wiezen_sim.rules.dealing.check_position`).
         valued: contracts whose bids are valued (None: all; pass always, but under the troel obligation);
             their table questions must have been asked (:func:`needed`).
         model: the other seats' bidding model.

@@ -31,7 +31,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from wiezen_sim.analysis.advise.deals import ELDEST, sample_hands
+from wiezen_sim.analysis.advise.deals import sample_hands
 from wiezen_sim.cards import card_suit
 from wiezen_sim.rules.auction import aces
 from wiezen_sim.rules.bots import playing_tricks
@@ -40,7 +40,7 @@ from wiezen_sim.rules.play import troel_setup
 from wiezen_sim.rules.ruleset import RuleSet
 from wiezen_sim.solvers.dd import DDSolver
 from wiezen_sim.solvers.players import highest_discard
-from wiezen_sim.vocabulary import NO_TRUMP, SEATS
+from wiezen_sim.vocabulary import ELDEST, NO_TRUMP, SEATS
 
 __all__ = ["PARTNER_ROWS", "TT_MB", "Asker", "asker", "dd_batch", "exact_alone", "kleine_candidates", "solver_for"]
 
@@ -106,7 +106,7 @@ def dd_batch(
 
     Args:
         seeds: ``uint64[n]`` seed words (:func:`wiezen_sim.parallel.sample_seeds`), one per deal.
-        hand, seat, turned: the position (:func:`~wiezen_sim.analysis.advise.deals.check_position`).
+        hand, seat, turned: the position (:func:`~wiezen_sim.rules.dealing.check_position`).
         rules: the variant switches (targets: ``RuleSet.target``).
         accept_tricks: the vraag acceptance rule's threshold (playing tricks).
         wanted: contract names whose questions are asked (None: all).

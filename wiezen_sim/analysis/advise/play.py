@@ -63,7 +63,7 @@ import numpy as np
 
 from wiezen_sim.analysis.advise.bids import FLAT, BidOption, bid_batch, first_bid, flat, method_players
 from wiezen_sim.analysis.advise.dd_table import dd_batch
-from wiezen_sim.analysis.advise.deals import DEALER, sample_hands
+from wiezen_sim.analysis.advise.deals import sample_hands
 from wiezen_sim.analysis.threshold import ThresholdBidder
 from wiezen_sim.cards import card_suit
 from wiezen_sim.rules.auction import AuctionState, Bid, Declaration, aces, apply, legal_bids, start_auction
@@ -74,7 +74,7 @@ from wiezen_sim.rules.play import PlayRecord
 from wiezen_sim.rules.ruleset import RuleSet
 from wiezen_sim.solvers.players import DEFAULT_WORLDS, PimcPlayer, play_deal
 from wiezen_sim.solvers.worlds import AuctionEvidence, AuctionModel
-from wiezen_sim.vocabulary import SEATS
+from wiezen_sim.vocabulary import DEALER, SEATS
 
 __all__ = ["FLAT", "PLAY_METHODS", "auction_behind", "default_model", "play_batch", "play_options"]
 

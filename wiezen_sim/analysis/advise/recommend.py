@@ -18,7 +18,6 @@ import pandas as pd
 
 from wiezen_sim.analysis.advise.bids import TROEL_ONLY, PassedDeals, needed
 from wiezen_sim.analysis.advise.dd_table import PARTNER_ROWS
-from wiezen_sim.analysis.advise.deals import check_position
 from wiezen_sim.analysis.advise.options import BidRows, OptionRows, bid_rows, dd_rows, play_rows, question
 from wiezen_sim.analysis.advise.play import DealBatch, default_model
 from wiezen_sim.analysis.advise.report import Advice
@@ -43,6 +42,7 @@ from wiezen_sim.parallel import (
 )
 from wiezen_sim.rules.auction import aces
 from wiezen_sim.rules.contracts import contract_spec
+from wiezen_sim.rules.dealing import check_position
 from wiezen_sim.rules.ruleset import RuleSet, get_rules
 from wiezen_sim.solvers.players import check_worlds
 from wiezen_sim.solvers.worlds import AuctionModel

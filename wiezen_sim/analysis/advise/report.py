@@ -22,11 +22,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from wiezen_sim.analysis.advise.deals import ELDEST
 from wiezen_sim.cards import SUIT_SYMBOLS, SUITS, parse_card, parse_hand
 from wiezen_sim.rules.auction import TROEL_OVERCALLS
 from wiezen_sim.rules.contracts import contract_spec
-from wiezen_sim.vocabulary import parse_seat, seat_name
+from wiezen_sim.vocabulary import ELDEST, parse_seat, seat_name
 
 __all__ = ["METHOD_WORDS", "Advice", "Comparison", "describe_pimc", "option_name", "partner_words"]
 
