@@ -46,8 +46,8 @@ def test_solo_candidates_turn_their_long_suit():
         assert 5 <= ((p.hand >> (16 * suit)) & 0xFFFF).bit_count() <= 6
 
 
-# cheap positions: their first two deals of suite seed 18 take under 0.3 CPU s each (misere_low/0's second deal,
-# dealt after the seats before the dealer pass, holds a miserie question of over 100 CPU s)
+# cheap positions: their first two deals of suite seed 18 take under 0.3 CPU s each with these 8 MB tables
+# (misere_low/0's second deal, dealt after the seats before the dealer pass, holds a miserie question of 137 CPU s)
 @pytest.mark.parametrize("name", ["troel_3_aces/0", "random_third/0", "misere_low/1"])
 def test_timed_table_asks_what_advise_asks_and_every_question_is_classified(compiled_kernels, suite, name):
     sample_deal, ask_table, tt_mb, _, deal_seeds = advise_internals()
