@@ -20,11 +20,11 @@ from wiezen_sim.rules.auction import AuctionState, Bid, legal_bids
 from wiezen_sim.rules.contracts import ACCEPT
 from wiezen_sim.rules.dealing import check_position
 from wiezen_sim.solvers.dd import DDSolver
-from wiezen_sim.vocabulary import Objective
+from wiezen_sim.vocabulary import ELDEST, Objective
 
 HAND = "S:AKQJ98 H:AK2 D:K3 C:52"  # two aces: no other seat can hold three (no troel obligation elsewhere)
 TURNED = "7H"
-ELDEST, SECOND, THIRD = 0, 1, 2
+SECOND, THIRD = ELDEST + 1, ELDEST + 2
 
 
 class Model:

@@ -19,7 +19,7 @@ from wiezen_sim.rules.play import setup_play
 from wiezen_sim.rules.ruleset import get_rules
 from wiezen_sim.solvers.dd import DDSolver
 from wiezen_sim.solvers.players import Player, play_deal
-from wiezen_sim.vocabulary import SEATS
+from wiezen_sim.vocabulary import DEALER, SEATS
 
 EXPERIMENTS = Path(__file__).resolve().parents[1] / "experiments"
 
@@ -115,7 +115,7 @@ def test_positions_are_legal(realism):
     for word in (1, 2, 3, 4, 5):
         hand, seat, turned = realism.position(word)
         assert hand.bit_count() == 13 and 0 <= seat < SEATS
-        assert bool(hand >> turned & 1) == (seat == SEATS - 1)  # the turned card lies in the dealer's hand
+        assert bool(hand >> turned & 1) == (seat == DEALER)  # the turned card lies in the dealer's hand
 
 
 def test_committed_charts_say_what_they_show(realism):
