@@ -39,7 +39,8 @@
 Reproducible: every deal, hand and player has its seed words from ``--seed``, so the numbers do not depend
 on ``--jobs``. Each part runs under ``--budget`` minutes of wall clock (the rules part excepted: it runs
 to its end, and resumes by batch); what is not finished by then is counted as ``unfinished`` in
-``meta.json``. Ctrl-C writes what is finished and stops; ``--resume`` keeps the records of an earlier run
+``meta.json``. Ctrl-C writes what is finished and stops; a part's records are also written every minute,
+so a run killed outright keeps all but its last minute; ``--resume`` keeps the records of an earlier run
 with the same settings and runs only the rest (meta.json keeps the earlier runs' figures under ``earlier``).
 """
 
@@ -91,6 +92,7 @@ LEAD_CONTRACTS = ("vraag", "solo", "abondance")
 LEAD_OFFSET = 2  # the lead part's declarer: the second hand, so that eldest (a defender) leads
 PARTS = ("contracts", "bids", "rules", "lead")
 BIDS_STREAM = 19  # the bid mix's positions: sample_seeds(seed, hands, BIDS_STREAM)
+FLUSH_S = 60.0  # a part's records are written to its CSV at least this often (seconds), and at its end
 ACCEPT_TRICKS = 4.0  # the advisor's vraag acceptance rule (its default)
 BID_DEALS_STREAM = 23  # the contracts part's deal stream (bid_deals)
 BID_CHUNK = 16384  # deals drawn at once by bid_deals
@@ -269,8 +271,17 @@ def run_part(name: str, fn: Callable[[tuple], dict], tasks: list[tuple], keys: l
     finished = set(map(tuple, kept[key_cols].itertuples(index=False)))
     todo = [t for t, k in zip(tasks, keys, strict=True) if k not in finished]
     rows: list[dict] = []
+
+    def write_records() -> pd.DataFrame:
+        frames = [frame for frame in (kept, pd.DataFrame(rows)) if len(frame)]
+        records = pd.concat(frames, ignore_index=True).convert_dtypes() if frames else kept  # counts stay integers
+        records = records.sort_values(key_cols, ignore_index=True)
+        records.to_csv(path, index=False)
+        return records
+
     start = time.perf_counter()
     deadline, interrupted = start + 60 * args.budget, False
+    written = start
     try:
         with (
             progress_bar(len(tasks), f"realism {name}", initial=len(tasks) - len(todo)) as bar,
@@ -279,14 +290,15 @@ def run_part(name: str, fn: Callable[[tuple], dict], tasks: list[tuple], keys: l
             for _, row in results:
                 rows.append(row)
                 bar.update(1)
-                if time.perf_counter() > deadline:
+                now = time.perf_counter()
+                if now > deadline:
                     break
+                if now - written > FLUSH_S:  # a killed run (no Ctrl-C) keeps what was finished
+                    write_records()
+                    written = now
     except Interrupted:
         interrupted = True
-    frames = [frame for frame in (kept, pd.DataFrame(rows)) if len(frame)]
-    records = pd.concat(frames, ignore_index=True).convert_dtypes() if frames else kept  # counts stay integers
-    records = records.sort_values(key_cols, ignore_index=True)
-    records.to_csv(path, index=False)
+    records = write_records()
     elapsed = time.perf_counter() - start
     run = {"tasks": len(tasks), "finished": len(records), "unfinished": len(tasks) - len(records),
            "resumed": len(kept), "elapsed_s": round(elapsed, 1),
