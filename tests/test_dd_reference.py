@@ -14,8 +14,8 @@ import pytest
 
 from tests.dd_reference import assert_max_matches, ref_args, ref_exact, ref_value, start_trick
 from wiezen_sim.cards import parse_deal, parse_hand
-from wiezen_sim.kernel.dd import HEAD_SHARE, STAT_TT_ENTRIES
-from wiezen_sim.solvers.dd import DDSolver
+from wiezen_sim.kernel.dd import HEAD_SHARE, STAT_EXACT_BUDGET, STAT_TT_ENTRIES
+from wiezen_sim.solvers.dd import DDSolver, NodeLimitExceeded
 
 SIDES = [0b0001, 0b0010, 0b0100, 0b1000, 0b0101, 0b1010, 0b0011, 0b0110, 0b1100, 0b1001, 0b1110, 0b0111]
 
@@ -105,6 +105,44 @@ def test_exact_between_min_and_max_matches_brute_force(solver, seed):
     for hands, trump, leader, trick, side, k, want in _exact_questions(np.random.default_rng(350 + seed), [3, 4], 250):
         got = solver.solve(hands, trump, leader, side, "exact", k=k, trick=trick)
         assert got is want, (hands, trump, leader, trick, side, k)
+
+
+@pytest.mark.parametrize("budget", [1, 2**40])
+def test_exact_with_its_first_test_cut_off_or_not(compiled_kernels, budget):
+    """An exact question first tests "at least k" within a budget of trick nodes
+    (``entry.EXACT_PRECHECK_BUDGET``): cut off at once (budget 1) or never, every answer is the
+    brute force's, on the questions no bound settles and on pico-like ones (one seat, no trump)."""
+    s = DDSolver(tt_mb=4)
+    s.stats[STAT_EXACT_BUDGET] = budget
+    rng = np.random.default_rng(370)
+    for hands, trump, leader, trick, side, k, want in _exact_questions(rng, [3, 4], 60):
+        assert s.solve(hands, trump, leader, side, "exact", k=k, trick=trick) is want, (hands, trump, side, k)
+    for n in _sizes(rng, 80):
+        hands, _, leader, trick = random_ending(rng, int(n))
+        side = 1 << int(rng.integers(4))
+        k = int(rng.integers(0, 3))
+        want = ref_exact(*ref_args(hands, None, leader, trick, side), k)
+        assert s.solve(hands, None, leader, side, "exact", k=k, trick=trick) is want, (hands, leader, trick, side, k)
+
+
+def test_exact_first_test_keeps_the_node_limit(compiled_kernels):
+    """The first test's budget never hides the question's own node limit (smaller here); after a
+    question passed it the solver answers the next one correctly."""
+    rng = np.random.default_rng(380)
+    limited = DDSolver(tt_mb=4, node_limit=20)
+    plain = DDSolver(tt_mb=4)
+    hits = 0
+    for _ in range(30):
+        hands, _, leader, _ = random_ending(rng, 7, in_progress=False)
+        side = 1 << int(rng.integers(4))
+        want = plain.solve(hands, None, leader, side, "exact", k=1)
+        try:
+            got = limited.solve(hands, None, leader, side, "exact", k=1)
+        except NodeLimitExceeded:
+            hits += 1
+            continue
+        assert got is want
+    assert hits > 0 and limited.limit_hits == hits
 
 
 def test_exact_when_the_side_can_crash_its_top_trumps(solver):

@@ -22,7 +22,8 @@ are as few as possible, since every recursive call passes each array's whole des
              once, storing nothing (the result is then meaningless; every later trick start
              also passes the limit and returns). A probing node (``search.PROBE_TL``)
              lowers the limit for a while to its budget, and clears the flag when only
-             its budget was passed.
+             its budget was passed; so does an exact question's first test
+             (``entry.EXACT_PRECHECK_BUDGET``).
 """
 
 from __future__ import annotations
@@ -68,7 +69,8 @@ STAT_HEAD_DOUBLINGS = 12  # doublings of the table's chain heads since it was em
 # settings, not counters (0: the default; for tests, which probe small endings):
 STAT_PROBE_TL = 13  # probing from this many tricks left on (search.PROBE_TL)
 STAT_PROBE_BUDGET = 14  # the first budget of a probe (search.PROBE_BUDGET)
-N_STATS = 15
+STAT_EXACT_BUDGET = 15  # an exact question's "at least k" test (entry.EXACT_PRECHECK_BUDGET)
+N_STATS = 16
 
 # ---------------------------------------------------------------- table columns
 
