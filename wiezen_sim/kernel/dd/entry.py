@@ -241,8 +241,8 @@ def dd_solve(
             scratch,
         )
     # exactly k needs at least k: that one-sided test first, within EXACT_PRECHECK_BUDGET trick
-    # nodes (a test's setting: stats[STAT_EXACT_BUDGET]); cut off, it stored nothing and the
-    # exact search follows as before
+    # nodes (a test's setting: stats[STAT_EXACT_BUDGET]); cut off, its unfinished frames stored
+    # nothing (the table keeps only finished, correct results) and the exact search follows
     stats = scratch[STATE, STATS]
     limit = stats[STAT_NODE_LIMIT]
     budget = stats[STAT_EXACT_BUDGET] if stats[STAT_EXACT_BUDGET] > 0 else EXACT_PRECHECK_BUDGET
