@@ -104,7 +104,8 @@ def test_verdict_of_a_vraag_nobody_accepted():
         {"contract": "vraag", "trump": "H", "partner": "accepting", "p_success": float("nan"), "ev_units": 0.0, "n": 0},
     ])  # fmt: skip
     advice = Advice(table, pd.DataFrame(), {"contract": "solo", "trump": "H", "ev_units": 5.7}, None, 1.0, {})
-    assert advice.verdict() == "solo ♥: yes, 1.00, +5.7 units · vraag ♥: no, no deal counted, +0.0 units · pass: 0"
+    want = "solo ♥: yes, 1.00, +5.7 units · vraag ♥: no, no deal counted, +0.0 units · pass: no, +0.0 units"
+    assert advice.verdict() == want
 
 
 def test_a_vraag_nobody_accepted_is_not_a_row_of_zeros(compiled_kernels):
@@ -116,7 +117,9 @@ def test_a_vraag_nobody_accepted_is_not_a_row_of_zeros(compiled_kernels):
     table = text.split("if you declare it", 1)[1]
     assert not any(line.lstrip().startswith("vraag") for line in table.splitlines())
     never = next(line for line in table.splitlines() if line.startswith("never made in these deals, not shown: "))
-    assert "vraag ♠" in never
+    assert "vraag ♠ (0)" in never  # with the deals it was asked on
+    recommendation = next(line for line in text.splitlines() if line.startswith("recommendation: "))
+    assert recommendation.endswith(", double dummy (the default method)")
     assert any(line.lstrip().startswith("vraag") for line in advice.format_table(show_all=True).splitlines())
 
 
@@ -132,6 +135,21 @@ def test_the_verdict_names_only_bids_the_bid_table_shows():
     advice = Advice(table, pd.DataFrame(), {"contract": "pass", "trump": None, "ev_units": 0.3}, None, 1.0, {},
                     bids=bids)  # fmt: skip
     assert advice.verdict() == "pass: yes, +0.3 units · solo ♥: no, −1.0 units"
+
+
+def test_a_never_made_bid_of_the_recommended_contract_in_another_suit_is_hidden():
+    """Abondance ♥ recommended, abondance ♠ never made: only the recommended bid is kept against the rule that
+    hides never-made bids, not every bid of its contract."""
+    table = pd.DataFrame([{"contract": "abondance", "trump": "H", "partner": None, "p_success": 0.6,
+                           "ev_units": 5.0, "n": 48}])  # fmt: skip
+    bids = pd.DataFrame([
+        {"contract": "abondance", "trump": "H", "level": None, "ev_units": 5.0, "table_p_success": 0.6},
+        {"contract": "pass", "trump": None, "level": None, "ev_units": 0.0, "table_p_success": float("nan")},
+        {"contract": "abondance", "trump": "S", "level": None, "ev_units": -24.0, "table_p_success": 0.0},
+    ])  # fmt: skip
+    advice = Advice(table, pd.DataFrame(), {"contract": "abondance", "trump": "H", "ev_units": 5.0}, None, 1.0, {},
+                    bids=bids)  # fmt: skip
+    assert advice.verdict() == "abondance ♥: yes, +5.0 units · pass: no, +0.0 units"
 
 
 def test_a_misere_answer_under_double_dummy_points_to_pimc(compiled_kernels):

@@ -155,7 +155,11 @@ def add(sub: argparse._SubParsersAction) -> None:
         "--method",
         choices=METHODS,
         default="dd",
-        help="dd (double dummy, default), pimc (players reading the auction), pimc-uniform (uniform worlds), heuristic",
+        help="how each sampled deal is played out (default dd). dd: double dummy, every player sees every card "
+        "(fast; it flatters the defenders of a misère, who see your cards); pimc: four sampling (PIMC) players who "
+        "guess the unseen cards from what they saw and from the auction (a minute to hours; --samples at most "
+        f"{MAX_PIMC_SAMPLES:,}); pimc-uniform: the same players guessing without the auction; heuristic: simple "
+        "rule-of-thumb players (fast, weak)",
     )
     p.add_argument(
         "--compare",

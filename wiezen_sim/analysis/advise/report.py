@@ -50,7 +50,8 @@ def describe_pimc(meta: dict) -> str:
             f"{meta['worlds_dropped']:,}")  # fmt: skip
     if "auction_contradicted" in meta:
         text += (f"; guesses read the auction as the {meta['auction_model']} bids; options whose auction that bot "
-                 f"would not bid: {meta['auction_off_model']:,}; decisions where the play had ruled out the hands "
+                 f"would not bid: {meta['auction_off_model']:,} (the other players still guess hands the bot bids "
+                 "with, and may be misled, as at a table); decisions where the play had ruled out the hands "
                  "with which the bot makes some seat's bids (that hand guessed from the play alone): "
                  f"{meta['auction_contradicted']:,} of {n:,}")  # fmt: skip
     return text
@@ -166,8 +167,8 @@ class Advice:
 
     def verdict(self) -> str:
         """The short answer: the best options, the recommended one ``yes``, e.g.
-        ``abondance ♠: yes, 0.97, +23 units · miserie: no, 0.05, −27 · pass: 0``; from the bid values (where
-        there are some) ``vraag ♥: yes, +1.7 units · pass: 0 · miserie: no, −3.1 units``."""
+        ``abondance ♠: yes, 0.97, +23 units · miserie: no, 0.05, −27 units · pass: no, +0.0 units``; from
+        the bid values (where there are some) ``vraag ♥: yes, +1.7 units · pass: no, +0.0 units``."""
         return " · ".join(self._verdict_parts() + self._close_call())
 
     def _close_call(self) -> list[str]:
@@ -188,26 +189,25 @@ class Advice:
             for row in ranked[: VERDICT_OPTIONS + 1]:
                 said = "yes" if self.bid_label(row) == best else "no"
                 ev = f"{row['ev_units']:+.1f}".replace("-", "−")
-                if row["contract"] == "pass" and row["ev_units"] == 0:
-                    parts.append(f"pass: {said}, 0" if said == "yes" else "pass: 0")
-                else:
-                    parts.append(f"{self.bid_label(row)}: {said}, {ev} units")
+                parts.append(f"{self.bid_label(row)}: {said}, {ev} units")
             return parts
         for row in self._ranked()[: VERDICT_OPTIONS + 1]:
             said = "yes" if self.label(row) == best else "no"
+            ev = f"{row['ev_units']:+.1f}".replace("-", "−")
             if row["contract"] == "pass":
-                parts.append(f"pass: {said}, 0" if said == "yes" else "pass: 0")
+                parts.append(f"pass: {said}, {ev} units")
             else:
-                ev = f"{row['ev_units']:+.1f}".replace("-", "−")
                 p = "no deal counted" if math.isnan(row["p_success"]) else f"{row['p_success']:.2f}"  # vraag: n = 0
                 parts.append(f"{self.label(row)}: {said}, {p}, {ev} units")
         return parts
 
     def _shown_bids(self, show_all: bool) -> pd.DataFrame:
         """The bid values shown (by the verdict and the bid table): without ``show_all``, not the bids whose
-        contract was never made in these deals (as in the contract table), unless it is the recommendation's."""
+        contract was never made in these deals (as in the contract table), unless it is the recommendation."""
         assert self.bids is not None
-        hopeless = (self.bids["table_p_success"] == 0) & ~self.bids["contract"].isin([self.recommendation["contract"]])
+        best = self.bid_label(self.recommendation)
+        recommended = [self.bid_label(row) == best for row in self.bids.to_dict(orient="records")]
+        hopeless = (self.bids["table_p_success"] == 0) & ~np.array(recommended, dtype=bool)
         return self.bids if show_all else self.bids[~hopeless]
 
     def _bid_lines(self, show_all: bool) -> list[str]:
@@ -331,7 +331,8 @@ class Advice:
             f"{m.get('deals', m['samples'])} sampled deals"
             + (" where the seats before you pass" if parse_seat(m["seat"]) != ELDEST else "")
             + f", seed {m['seed']} (the same seed reproduces these numbers), method {METHOD_WORDS[m['method']]}"
-            + (f", {worlds} per card decision ({describe_pimc(m)})" if worlds else ""),
+            + (f", {worlds} per card decision" if worlds else ""),
+            *([f"PIMC effort: {describe_pimc(m)}"] if worlds else []),
             "",
             "verdict: " + self.verdict(),
             *([f"({hint})"] if hint else []),
@@ -340,8 +341,9 @@ class Advice:
             shown.to_string(index=False) if len(shown) else "(no contract row shown)",
         ]
         if never:
-            names = ", ".join(self.label(r) for r in never)
-            lines.append(f"never made in these deals, not shown: {names} (--all shows every row)")
+            names = ", ".join(f"{self.label(r)} ({int(r['n'])})" for r in never)
+            lines.append(f"never made in these deals, not shown: {names} (in brackets the deals it was asked on: a "
+                         "contract that cannot beat the best stops being asked; --all shows every row)")  # fmt: skip
         if hidden:
             lines.append(f"{hidden} rows not shown: a vraag with a fixed partner seat (the partner decides) "
                          "or not biddable now")  # fmt: skip
@@ -351,7 +353,8 @@ class Advice:
         lines += [
             "",
             f"recommendation: {self.bid_label(rec)}  ({rec['ev_units']:+.2f} units), "
-            f"from the {m.get('recommended_from', 'table')}",
+            f"from the {m.get('recommended_from', 'table')}, {METHOD_WORDS[m['method']]}"
+            + (" (the default method)" if m["method"] == "dd" else ""),
         ]
         if run is not None:
             lines.append(
@@ -374,6 +377,9 @@ class Advice:
             "partner (vraag): the seat that goes with you; 'the first seat that accepts' counts only the deals where",
             "someone accepts (its ev_units counts 0 for the others, where you pass).",
         ]
+        if "discard" in shown:
+            lines.append("discard (kleine miserie): the card you lay aside before play (double dummy: the highest card "
+                         "of a suit that made it most often; played: your highest card)")  # fmt: skip
         if self.bids is not None:
             lines += [
                 "bid values: your expected settlement if you make this bid now, the seats before you having passed;",
