@@ -321,7 +321,11 @@ def paired(a: np.ndarray, b: np.ndarray) -> dict:
 
 def contract_table(records: pd.DataFrame, deals: int, contracts: Sequence[str] = CONTRACTS) -> pd.DataFrame:
     """Part 1's table: per contract ``n``, ``unfinished``, per method ``p_<m>``, ``<m>_low``/``<m>_high``
-    (Wilson 95 %) and ``k_<m>`` (deals made), and per pair ``<a>_minus_<b>`` (paired: :func:`paired`)."""
+    (Wilson 95 %) and ``k_<m>`` (deals made), per pair ``<a>_minus_<b>`` (paired: :func:`paired`), the deals
+    whose auction is off the model, and the ``pimc`` players' decisions with those of them in which some
+    seat's bids were left unread (its hands drawn from the play alone, as ``pimc-uniform`` draws them) or
+    every world drawn had a seat bidding off the model (``pimc_auction_contradicted``, and its share of the
+    decisions ``contradicted_share``)."""
     table = []
     for c in contracts:
         part = records[records.contract == c]
@@ -336,7 +340,9 @@ def contract_table(records: pd.DataFrame, deals: int, contracts: Sequence[str] =
             stats = paired(part[a].to_numpy(bool), part[b].to_numpy(bool)) if n else {}
             entry |= {f"{name}{'' if k == 'diff' else '_' + k}": v for k, v in stats.items()}
         entry["auction_off_model"] = int(part["auction_off_model"].astype(bool).sum()) if n else 0
-        entry["pimc_auction_contradicted"] = int(part["pimc_auction_contradicted"].sum()) if n else 0
+        for k in ("pimc_decisions", "pimc_auction_contradicted"):
+            entry[k] = int(part[k].sum()) if n else 0
+        entry["contradicted_share"] = entry["pimc_auction_contradicted"] / max(entry["pimc_decisions"], 1)
         table.append(entry)
     return pd.DataFrame(table)
 

@@ -59,6 +59,8 @@ def test_contract_records_and_paired_table_agree(compiled_kernels, realism):
             assert entry[f"{m}_low"] <= entry[f"p_{m}"] <= entry[f"{m}_high"]
         assert entry.pimc_minus_dd == pytest.approx(entry.p_pimc - entry.p_dd)
         assert entry.pimc_minus_dd_a_only + entry.pimc_minus_dd_b_only == (part.pimc != part.dd).sum()
+        assert entry.pimc_decisions == part.pimc_decisions.sum() > 0
+        assert entry.contradicted_share == pytest.approx(part.pimc_auction_contradicted.sum() / entry.pimc_decisions)
 
 
 def test_paired_counts_and_mcnemar(realism):
