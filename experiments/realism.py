@@ -21,8 +21,9 @@
 2. ``bids``: the advisor's recommendation on ``--hands`` random positions (a random deal, a random seat,
    its turned card), from the auction-aware bid values (:func:`~wiezen_sim.analysis.advise.advise`,
    ``--samples`` sampled deals per hand, the stop rule on), under ``dd`` and under ``pimc``, on the same
-   positions and sampled deals. ``bids.csv``: the share of each bid per method (Wilson 95 %) and how often
-   the methods agree; ``bids.png``.
+   positions and sampled deals (``dd`` on every hand first, then ``pimc``, which costs about a hundred
+   times more: a run cut short has ``pimc`` on the first hands). ``bids.csv``: the share of each bid per
+   method (Wilson 95 %) and how often the methods agree; ``bids.png``.
 3. ``rules``: the rules of thumb of ``experiments/rules_of_thumb.toml`` (four own tricks to propose;
    solo or abondance with a five-card suit and two outside winners; the 5-3-3-2 miserie trap) run by the
    experiment machinery (:mod:`wiezen_sim.analysis.experiment`) under ``dd`` and ``pimc``, ``--rule-hands``
@@ -453,9 +454,10 @@ def bid_chart(table: pd.DataFrame, meta: dict) -> Figure:
     ax.set_ylabel("share of hands")
     ax.set_ylim(0, 1.05)
     ax.grid(axis="y", alpha=0.3)
-    n = int(table.hands.max()) if len(table) else 0
-    caption = (f"The advisor's recommended bid (auction-aware bid values) on the same n = {n} random positions "
-               f"(random seat, its turned card), {meta['samples']} sampled deals per hand (stop rule on); "
+    hands = table.groupby("method").hands.max()
+    n = ", ".join(f"{m} on {int(hands.get(m, 0))}" for m in ADVISOR_METHODS)
+    caption = (f"The advisor's recommended bid (auction-aware bid values) on random positions ({n}, the first "
+               f"ones; random seat, its turned card), {meta['samples']} sampled deals per hand (stop rule on); "
                f"error bars: Wilson 95\u00a0% interval; seed {meta['seed']}. {meta['label']}")  # fmt: skip
     finish_figure(fig, "The advisor's bid mix: double dummy vs PIMC reading the auction", caption,
                   ax.get_legend_handles_labels()[0])  # fmt: skip
@@ -530,7 +532,9 @@ def main() -> int:
                   "pimc_minus_dd_high", "auction_off_model"]].to_string(index=False, float_format="%.3f"))  # fmt: skip
         elif part == "bids":
             words = [int(w) for w in sample_seeds(args.seed, args.hands, BIDS_STREAM)]
-            tasks = [(i, w, m, args.samples, args.worlds) for i, w in enumerate(words) for m in ADVISOR_METHODS]
+            # dd on every hand first (hours), then pimc (days): a run cut by its budget or a session's end
+            # leaves pimc on the first hands, a random subset, compared with dd on those (bid_agreement)
+            tasks = [(i, w, m, args.samples, args.worlds) for m in ADVISOR_METHODS for i, w in enumerate(words)]
             records, run = run_part(part, evaluate_bids, tasks, [(t[0], t[2]) for t in tasks],
                                     ["hand_index", "method"], args)  # fmt: skip
             table = bid_table(records)
