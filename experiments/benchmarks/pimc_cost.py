@@ -4,7 +4,7 @@ with ``--advise``, the wall time of ``advise --method pimc`` beside the double-d
 ``python experiments/benchmarks/pimc_cost.py [--positions N] [--budget MINUTES]``
 
 ``python experiments/benchmarks/pimc_cost.py --advise [--suite K] [--samples 200] [--jobs 2] [--timeout S]
-[--deals N --baseline DIR]``
+[--deals N --baseline DIR] [--by-contract]``
 
 Advise mode. For the README's example hand (and the first ``K`` positions of the hand suite,
 ``experiments/benchmarks/hand_suite.py``), times the command ``wiezen-sim advise HAND --seat S
@@ -14,7 +14,10 @@ same deals (the first ``deals`` seed words the pimc run drew, stop rule off; the
 when pimc did not finish), and prints the ratio. With ``--baseline DIR`` (another checkout, e.g.
 ``git archive main``) it also plays ``--deals`` deals without the stop rule with this code and with
 DIR's, back to back in the same conditions (each after a warm-up in its own process, which loads
-the numba cache into the workers), and prints the before/after ratio. The load average is recorded
+the numba cache into the workers), and prints the before/after ratio. With ``--by-contract`` it times instead, per
+position and per contract of its table, the CPU seconds of the advisor's first round (``FIRST_LOOK`` deals,
+where every contract is still played) under ``pimc`` and under ``dd``, one process each, and writes
+``results/benchmarks/pimc_first_round.json``. The load average is recorded
 with every figure: the machine is shared, so only the ratios timed in one run compare. Writes
 ``results/benchmarks/pimc_cost_advise.json``.
 
@@ -45,6 +48,7 @@ from pathlib import Path
 import numba
 import numpy as np
 
+from wiezen_sim.analysis.advise.stopping import FIRST_LOOK
 from wiezen_sim.kernel.dd import STAT_SEARCHES
 from wiezen_sim.rules.auction import Declaration
 from wiezen_sim.rules.dealing import deal_packets, new_deck
@@ -56,6 +60,7 @@ from wiezen_sim.solvers.players import PimcPlayer, card_classes, heuristic_card,
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "results" / "benchmarks" / "pimc_cost.json"
 ADVISE_OUT = ROOT / "results" / "benchmarks" / "pimc_cost_advise.json"
+FIRST_ROUND_OUT = ROOT / "results" / "benchmarks" / "pimc_first_round.json"
 CONTRACTS = (("solo", None), ("abondance", 0), ("miserie", None))
 CHECKPOINTS = (0, 3, 7)  # tricks already played at the sampled decisions
 
@@ -170,6 +175,49 @@ def played(position: dict, method: str, deals: int, jobs: int) -> dict:
     return {"seconds": time.perf_counter() - t0, **counts}
 
 
+def by_contract(position: dict, deals: int) -> dict:
+    """A worker run (``--by-contract``): per contract of the position's double-dummy table, the CPU seconds of
+    ``advise --method pimc`` and ``--method dd`` on that contract alone, ``deals`` deals without the stop rule,
+    in this process (after a warm-up): the first round's cost by contract."""
+    from wiezen_sim.analysis.advise import advise
+
+    where = (position["hand"], position["seat"], position["turned"])
+    kwargs = dict(samples=deals, seed=1, n_jobs=1, progress=False, stop=False)
+    names = list(dict.fromkeys(advise(*where, **{**kwargs, "samples": 1}).table.contract))
+    out = {}
+    for name in names:
+        row = {}
+        for method in ("pimc", "dd"):
+            t0 = time.process_time()
+            advise(*where, **kwargs, method=method, contracts=[name])
+            row[f"{method}_cpu_s"] = round(time.process_time() - t0, 2)
+        out[name] = row
+    return out
+
+
+def first_round_mode(args: argparse.Namespace, positions: list[dict]) -> None:
+    """``--by-contract`` (module docstring): writes ``FIRST_ROUND_OUT``."""
+    from wiezen_sim.analysis.provenance import git_commit, machine_info, package_versions
+
+    load_start = os.getloadavg()
+    rows = []
+    for pos in positions:
+        load = os.getloadavg()[0]
+        _, out = timed([__file__, "--by-contract", json.dumps(pos), str(FIRST_LOOK)], ROOT, args.timeout)
+        per = None if out is None else json.loads(out)
+        rows.append({**pos, "deals": FIRST_LOOK, "load_1min_before": load, "by_contract": per})
+        if per:
+            total = sum(r["pimc_cpu_s"] for r in per.values())
+            worst = max(per, key=lambda c: per[c]["pimc_cpu_s"])
+            print(f"{pos['name']}: pimc {total:.0f} CPU s on {FIRST_LOOK} deals, dd "
+                  f"{sum(r['dd_cpu_s'] for r in per.values()):.1f}; most: {worst} {per[worst]['pimc_cpu_s']:.0f} s",
+                  flush=True)  # fmt: skip
+    report = {"command": "python experiments/benchmarks/pimc_cost.py " + " ".join(sys.argv[1:]),
+              "git_commit": git_commit(), "machine": machine_info(load_start), "versions": package_versions(),
+              "positions": rows}  # fmt: skip
+    FIRST_ROUND_OUT.write_text(json.dumps(report, indent=2) + "\n")
+
+
 def advise_mode(args: argparse.Namespace) -> None:
     """The advise mode of the module docstring."""
     from experiments.benchmarks.hand_suite import suite_positions
@@ -179,6 +227,9 @@ def advise_mode(args: argparse.Namespace) -> None:
     load_start = os.getloadavg()
     positions = [{"name": "example", **EXAMPLE}]
     positions += [{"name": p.name, **p.describe()} for p in suite_positions(limit=args.suite)]
+    if args.by_contract:
+        first_round_mode(args, positions)
+        return
     rows = []
     for pos in positions:
         where = [pos["hand"], "--seat", pos["seat"], "--turned", pos["turned"]]
@@ -235,6 +286,9 @@ def main() -> None:
         position, method, deals, jobs = sys.argv[2:6]
         print(json.dumps(played(json.loads(position), method, int(deals), int(jobs))))
         return
+    if sys.argv[1:2] == ["--by-contract"]:  # a worker run of the advise mode
+        print(json.dumps(by_contract(json.loads(sys.argv[2]), int(sys.argv[3]))))
+        return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=24)
     parser.add_argument("--budget", type=float, default=8.0, help="wall-clock minutes in all (half per part)")
@@ -246,6 +300,11 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=900.0, help="advise mode: seconds before a run is killed")
     parser.add_argument("--baseline", help="advise mode: a checkout to time before/after against")
     parser.add_argument("--deals", type=int, default=4, help="advise mode: deals of the before/after runs")
+    parser.add_argument(
+        "--by-contract",
+        action="store_true",
+        help="advise mode: instead, the first round's CPU seconds per contract, pimc beside dd",
+    )
     args = parser.parse_args()
     if args.advise:
         sys.path.insert(0, str(ROOT))
