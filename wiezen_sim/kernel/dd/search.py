@@ -80,6 +80,23 @@ from wiezen_sim.kernel.trick import beats
 # there and gained nothing on the slow ones.
 PROBE_TL = 12
 PROBE_BUDGET = 1024
+# The same for the defenders of a misère declarer (no trump, one seat that wants to take no
+# more trick: "at most 0" for it, or "all of them" for the others) at every card they play,
+# leads and follows, from MISERE_PROBE_TL tricks left on, with the budget growing
+# MISERE_PROBE_GROWTH-fold per round up to MISERE_PROBE_MAX (2048, 32768, 524288), then in
+# full. A misère refutation (a line that forces the declarer to win a trick) is mostly cheap,
+# while a defender's card that fails costs a full proof that the declarer escapes; without
+# probing the defenders' wrong cards tried first were nearly all the trick nodes of the slow
+# questions that the declarer loses (helper-misere branch, 200 slow misère questions from
+# advise's play, /work/helper_misere: questions 0-59 88.6 M -> 61.3 M trick nodes, 6 -> 4 of
+# them past 4 M; 60-119 24.3 M -> 20.2 M; the questions the declarer survives cost about 3 %
+# more). Tried: from 7, 9, 10 or 11 tricks left, first budgets 1024-32768, one round only
+# (9 / 4096: 67.6 M), probing the declarer's cards too (fewer nodes where it survives, one more
+# question past 4 M).
+MISERE_PROBE_TL = 8
+MISERE_PROBE_BUDGET = 2048
+MISERE_PROBE_GROWTH = 16
+MISERE_PROBE_MAX = 1 << 20
 
 # An explicit signature: without it numba compiles one copy of the recursive search per
 # combination of literal arguments, and such a family of mutually recursive copies does
@@ -238,6 +255,17 @@ def _search(
     probe_tl = stats[STAT_PROBE_TL] if stats[STAT_PROBE_TL] > 0 else PROBE_TL
     if pos == 0 and not is_max and cmask == mmask and trump >= 0 and popcount(mmask) == 1 and tl >= probe_tl:
         budget = stats[STAT_PROBE_BUDGET] if stats[STAT_PROBE_BUDGET] > 0 else PROBE_BUDGET
+    grow = False  # misère probing: the budget grows between rounds (MISERE_PROBE_TL)
+    if (
+        budget == 0
+        and not is_max
+        and tl >= MISERE_PROBE_TL
+        and trump < 0
+        and popcount(mmask) == 1
+        and ((cmask == 15 ^ mmask and lo == tl) or (cmask == mmask and lo <= 0 and hi == 0))
+    ):
+        budget = MISERE_PROBE_BUDGET
+        grow = True
     done = 0  # candidates decided (bit i = scratch[CANDIDATES, ply, i])
     limit = stats[STAT_NODE_LIMIT]
     while True:
@@ -321,7 +349,10 @@ def _search(
                     lowest_win |= low << (5 * su)
         if best >= 0 or pending == 0:
             break
-        budget = 0  # the cards cut off by their budget, searched in full
+        if grow and budget * MISERE_PROBE_GROWTH <= MISERE_PROBE_MAX:
+            budget *= MISERE_PROBE_GROWTH  # misère: another round, the cards cut off with a larger budget
+        else:
+            budget = 0  # the cards cut off by their budget, searched in full
     if n < popcount(legal):  # some equivalent cards were not searched
         rel = _extend_rel(rel, legal, rem | trick_mask)
     if pos == 0:
