@@ -2,12 +2,15 @@
 
 Cards are ``(suit, rank)`` tuples; hands are tuples of such cards. Nothing from
 ``wiezen_sim.kernel`` is used here: the rules (follow suit, no obligation to trump,
-highest trump else highest card of the suit led) are written out again.
+highest trump else highest card of the suit led) are written out again. Also the random
+endings the tests share (the misère family's, with the check of all its questions).
 """
 
 from __future__ import annotations
 
 from functools import cache
+
+import numpy as np
 
 Card = tuple[int, int]
 SUIT_LANE = 0x7FFC  # the ranks 2..A of one suit in a 16-bit lane of a card mask
@@ -151,3 +154,49 @@ def ref_fewest(hands, trump, leader, trick, side) -> int:
         return best
 
     return fewest(tuple(tuple(sorted(h)) for h in hands), leader, tuple(trick))
+
+
+def misere_ending(rng: np.random.Generator, n_cards: int, declarer: int, in_progress: bool):
+    """(hands int64[4], leader, trick list): no trump, the declarer dealt mostly low cards.
+
+    The deck is a compact one (ranks from a random low rank up: more cards of a suit meet)
+    or the full deck; the declarer draws its cards from the lower half of the deck with
+    probability 0.7 each, so it holds some high cards too.
+    """
+    low = int(rng.integers(2, 8))
+    deck = [16 * s + r for s in range(4) for r in range(low, 15)]
+    if len(deck) < 4 * n_cards or rng.random() < 0.3:
+        deck = [16 * s + r for s in range(4) for r in range(2, 15)]
+    deck = [int(c) for c in rng.permutation(deck)]
+    by_rank = sorted(deck, key=lambda c: c & 15)
+    hands = np.zeros(4, dtype=np.int64)
+    taken: set[int] = set()
+    while len(taken) < n_cards:
+        pool = by_rank[: len(by_rank) // 2] if rng.random() < 0.7 else by_rank
+        c = int(rng.choice([c for c in pool if c not in taken]))
+        taken.add(c)
+        hands[declarer] |= 1 << c
+    rest = [c for c in deck if c not in taken][: 3 * n_cards]
+    others = [s for s in range(4) if s != declarer]
+    for i, c in enumerate(rest):
+        hands[others[i % 3]] |= 1 << c
+    leader = int(rng.integers(4))
+    trick = start_trick(rng, hands, leader, int(rng.integers(0, 4))) if in_progress else []
+    return hands, leader, trick
+
+
+def check_misere_ending(solver, hands, leader, trick, declarer) -> None:
+    """Every misère-family question of an ending (no trump) asked of ``solver`` equals the brute force's."""
+    side = 1 << declarer
+    args = ref_args(hands, None, leader, trick, side)
+    fewest = ref_value(*args, minimise=True)
+    most = ref_value(*args)
+    where = (hands.tolist(), leader, trick, declarer)
+    assert solver.can_force(hands, None, leader, side, 0, "min", trick=trick) == (fewest == 0), where
+    assert solver.can_force(hands, None, leader, side, 1, "min", trick=trick) == (fewest <= 1), where
+    for k in (1, 0, 2):
+        assert solver.solve(hands, None, leader, side, "exact", k=k, trick=trick) is ref_exact(*args, k), (*where, k)
+    assert solver.can_force(hands, None, leader, side, 1, trick=trick) == (most >= 1), where
+    assert solver.can_force_unchecked(hands, None, leader, trick, side, 1, False) == (fewest <= 1), where
+    assert solver.can_force_unchecked(hands, None, leader, trick, side, 1, True) == (most >= 1), where
+    assert solver.solve(hands, None, leader, side, "min", trick=trick) == fewest, where

@@ -14,53 +14,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.dd_reference import ref_args, ref_exact, ref_value, start_trick
+from tests.dd_reference import check_misere_ending, misere_ending, ref_args, ref_exact, ref_value
 from wiezen_sim.solvers.dd import DDSolver
-
-
-def misere_ending(rng: np.random.Generator, n_cards: int, declarer: int, in_progress: bool):
-    """(hands int64[4], leader, trick list): no trump, the declarer dealt mostly low cards.
-
-    The deck is a compact one (ranks from a random low rank up: more cards of a suit meet)
-    or the full deck; the declarer draws its cards from the lower half of the deck with
-    probability 0.7 each, so it holds some high cards too.
-    """
-    low = int(rng.integers(2, 8))
-    deck = [16 * s + r for s in range(4) for r in range(low, 15)]
-    if len(deck) < 4 * n_cards or rng.random() < 0.3:
-        deck = [16 * s + r for s in range(4) for r in range(2, 15)]
-    deck = [int(c) for c in rng.permutation(deck)]
-    by_rank = sorted(deck, key=lambda c: c & 15)
-    hands = np.zeros(4, dtype=np.int64)
-    taken: set[int] = set()
-    while len(taken) < n_cards:
-        pool = by_rank[: len(by_rank) // 2] if rng.random() < 0.7 else by_rank
-        c = int(rng.choice([c for c in pool if c not in taken]))
-        taken.add(c)
-        hands[declarer] |= 1 << c
-    rest = [c for c in deck if c not in taken][: 3 * n_cards]
-    others = [s for s in range(4) if s != declarer]
-    for i, c in enumerate(rest):
-        hands[others[i % 3]] |= 1 << c
-    leader = int(rng.integers(4))
-    trick = start_trick(rng, hands, leader, int(rng.integers(0, 4))) if in_progress else []
-    return hands, leader, trick
-
-
-def _check_ending(solver, hands, leader, trick, declarer):
-    side = 1 << declarer
-    args = ref_args(hands, None, leader, trick, side)
-    fewest = ref_value(*args, minimise=True)
-    most = ref_value(*args)
-    where = (hands.tolist(), leader, trick, declarer)
-    assert solver.can_force(hands, None, leader, side, 0, "min", trick=trick) == (fewest == 0), where
-    assert solver.can_force(hands, None, leader, side, 1, "min", trick=trick) == (fewest <= 1), where
-    for k in (1, 0, 2):
-        assert solver.solve(hands, None, leader, side, "exact", k=k, trick=trick) is ref_exact(*args, k), (*where, k)
-    assert solver.can_force(hands, None, leader, side, 1, trick=trick) == (most >= 1), where
-    assert solver.can_force_unchecked(hands, None, leader, trick, side, 1, False) == (fewest <= 1), where
-    assert solver.can_force_unchecked(hands, None, leader, trick, side, 1, True) == (most >= 1), where
-    assert solver.solve(hands, None, leader, side, "min", trick=trick) == fewest, where
 
 
 @pytest.fixture(scope="module")
@@ -75,7 +30,7 @@ def test_misere_questions_match_brute_force(solver, seed):
         n = int(rng.choice([3, 4], p=[0.4, 0.6]))
         declarer = i % 4
         hands, leader, trick = misere_ending(rng, n, declarer, in_progress=i % 3 == 0)
-        _check_ending(solver, hands, leader, trick, declarer)
+        check_misere_ending(solver, hands, leader, trick, declarer)
 
 
 @pytest.mark.parametrize("seed", range(2))
@@ -105,7 +60,7 @@ def test_misere_questions_larger_endings_slow(solver, seed):
     for i in range(8):
         declarer = i % 4
         hands, leader, trick = misere_ending(rng, 5, declarer, in_progress=i % 4 == 1)
-        _check_ending(solver, hands, leader, trick, declarer)
+        check_misere_ending(solver, hands, leader, trick, declarer)
 
 
 def test_misere_declarer_tries_its_highest_safe_duck_first(compiled_kernels):

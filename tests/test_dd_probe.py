@@ -1,4 +1,5 @@
-"""Probing a lone declarer's defenders' early leads (kernel/dd/search.py, PROBE_TL).
+"""Probing a lone declarer's defenders' early leads (kernel/dd/search.py, PROBE_TL), and a misère
+declarer's defenders' cards (MISERE_PROBE_TL).
 
 The defenders' leads at a trick's start are searched within budgets of trick nodes before
 any is searched in full; a search cut off by its budget stores nothing and is tried
@@ -16,7 +17,7 @@ import contextlib
 import numpy as np
 import pytest
 
-from tests.dd_reference import assert_max_matches, start_trick
+from tests.dd_reference import assert_max_matches, check_misere_ending, misere_ending, start_trick
 from wiezen_sim.kernel.dd import STAT_PROBE_BUDGET, STAT_PROBE_TL
 from wiezen_sim.solvers.dd import DDSolver, NodeLimitExceeded
 
@@ -109,3 +110,33 @@ def test_the_weak_solo_declarers_count_is_cheap(compiled_kernels):
     with contextlib.suppress(NodeLimitExceeded):
         assert s.solve(hands, 1, 0, 4) == 0
     assert s.trick_nodes < 200_000
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_misere_probing_matches_brute_force(compiled_kernels, seed):
+    """The misère defenders' probing (MISERE_PROBE_TL), switched on from 2 tricks left with budgets of 1-3
+    trick nodes that grow 16-fold a round: every misère-family question of random no-trump endings is the
+    brute force's."""
+    rng = np.random.default_rng(1700 + seed)
+    solvers = [_probing(1), _probing(3), _probing(2, use_tt=False)]
+    for i in range(30):
+        declarer = i % 4
+        hands, leader, trick = misere_ending(rng, int(rng.choice([3, 4])), declarer, in_progress=i % 3 == 0)
+        for s in solvers:
+            check_misere_ending(s, hands, leader, trick, declarer)
+
+
+def test_misere_probing_changes_no_answer_on_larger_endings(compiled_kernels):
+    """On misère endings of 8 and 9 cards the questions get the same answers with probing off, with the
+    default probing (from 8 tricks left) and with budgets of one trick node from 5 tricks left."""
+    rng = np.random.default_rng(1750)
+    plain = _probing(1, from_tl=99)  # probing off
+    probing = [DDSolver(tt_mb=4), _probing(1, from_tl=5)]
+    for i in range(12):
+        declarer = i % 4
+        hands, leader, _ = misere_ending(rng, 8 + i % 2, declarer, in_progress=False)
+        side = 1 << declarer
+        for k in (0, 1):
+            want = plain.can_force(hands, None, leader, side, k, "min")
+            for s in probing:
+                assert s.can_force(hands, None, leader, side, k, "min") == want, (hands.tolist(), leader, side, k)

@@ -67,8 +67,8 @@ STAT_NODE_LIMIT = 10  # the trick-node count at which the search gives up (0: no
 STAT_LIMIT_EXCEEDED = 11  # 1 once the search gave up
 STAT_HEAD_DOUBLINGS = 12  # doublings of the table's chain heads since it was emptied (_head_mask)
 # settings, not counters (0: the default; for tests, which probe small endings):
-STAT_PROBE_TL = 13  # probing from this many tricks left on (search.PROBE_TL)
-STAT_PROBE_BUDGET = 14  # the first budget of a probe (search.PROBE_BUDGET)
+STAT_PROBE_TL = 13  # probing from this many tricks left on (search.PROBE_TL, MISERE_PROBE_TL)
+STAT_PROBE_BUDGET = 14  # the first budget of a probe (search.PROBE_BUDGET, MISERE_PROBE_BUDGET)
 STAT_EXACT_BUDGET = 15  # an exact question's "at least k" test (entry.EXACT_PRECHECK_BUDGET)
 N_STATS = 16
 

@@ -26,7 +26,9 @@ sure trick, trump lead and top trump behind the higher ones, a side that can nev
 declarer's exit, the last trick);
 move ordering by card-play heuristics after the ideas of DDS's (:mod:`.moves`) with
 the table's best lead first; a lone declarer's defenders probe their early leads, each
-within a small budget of trick nodes, before searching any in full (``PROBE_TL``).
+within a small budget of trick nodes, before searching any in full (``PROBE_TL``), and a
+misère declarer's defenders every card from the middle of the deal on, within growing
+budgets (``MISERE_PROBE_TL``).
 
 The state arrays and their layouts are described in :mod:`.layout`.
 """
@@ -86,13 +88,14 @@ PROBE_BUDGET = 1024
 # MISERE_PROBE_GROWTH-fold per round up to MISERE_PROBE_MAX (2048, 32768, 524288), then in
 # full. A misère refutation (a line that forces the declarer to win a trick) is mostly cheap,
 # while a defender's card that fails costs a full proof that the declarer escapes; without
-# probing the defenders' wrong cards tried first were nearly all the trick nodes of the slow
-# questions that the declarer loses (helper-misere branch, 200 slow misère questions from
-# advise's play, /work/helper_misere: questions 0-59 88.6 M -> 61.3 M trick nodes, 6 -> 4 of
-# them past 4 M; 60-119 24.3 M -> 20.2 M; the questions the declarer survives cost about 3 %
-# more). Tried: from 7, 9, 10 or 11 tricks left, first budgets 1024-32768, one round only
-# (9 / 4096: 67.6 M), probing the declarer's cards too (fewer nodes where it survives, one more
-# question past 4 M).
+# probing, the wrong cards tried first were nearly all the trick nodes of the slow questions
+# that the declarer loses. On 120 slow misère questions collected from the PIMC defenders of
+# `advise --method pimc` on the example (session 20, results/benchmarks/README.md): 88.6 M ->
+# 61.3 M and 24.3 M -> 20.2 M trick nodes (answers identical), CPU -25 %; the advisor's first
+# round of miserie under pimc 10-22 % less CPU; misere_corpus.py (double-dummy questions) about
+# even. Tried: from 7, 9, 10 or 11 tricks left, first budgets 1024-32768, one round only
+# (67.6 M on the first 60), the declarer's cards probed too (one more question past 4 M),
+# "at most one" probed too (misere_corpus le1: median halved, total even).
 MISERE_PROBE_TL = 8
 MISERE_PROBE_BUDGET = 2048
 MISERE_PROBE_GROWTH = 16
@@ -255,16 +258,16 @@ def _search(
     probe_tl = stats[STAT_PROBE_TL] if stats[STAT_PROBE_TL] > 0 else PROBE_TL
     if pos == 0 and not is_max and cmask == mmask and trump >= 0 and popcount(mmask) == 1 and tl >= probe_tl:
         budget = stats[STAT_PROBE_BUDGET] if stats[STAT_PROBE_BUDGET] > 0 else PROBE_BUDGET
-    grow = False  # misère probing: the budget grows between rounds (MISERE_PROBE_TL)
+    grow = False  # misère probing: the budget grows between rounds (MISERE_PROBE_TL; a test's settings as above)
     if (
         budget == 0
         and not is_max
-        and tl >= MISERE_PROBE_TL
+        and tl >= (stats[STAT_PROBE_TL] if stats[STAT_PROBE_TL] > 0 else MISERE_PROBE_TL)
         and trump < 0
         and popcount(mmask) == 1
         and ((cmask == 15 ^ mmask and lo == tl) or (cmask == mmask and lo <= 0 and hi == 0))
     ):
-        budget = MISERE_PROBE_BUDGET
+        budget = stats[STAT_PROBE_BUDGET] if stats[STAT_PROBE_BUDGET] > 0 else MISERE_PROBE_BUDGET
         grow = True
     done = 0  # candidates decided (bit i = scratch[CANDIDATES, ply, i])
     limit = stats[STAT_NODE_LIMIT]
