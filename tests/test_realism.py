@@ -135,6 +135,12 @@ def test_committed_charts_say_what_they_show(realism):
     assert "Wilson 95 % interval" in text and meta["label"] in text
     ticks = [t.get_text() for t in fig.axes[0].get_xticklabels()]
     assert ticks == [f"{c.replace('_', ' ')}\n(n={n})" for c, n in zip(contracts.contract, contracts.n, strict=True)]
+    bids = pd.read_csv(out / "bids.csv")
+    records = pd.read_csv(out / "bids_records.csv")
+    assert (bids.groupby("method")["count"].sum() == bids.groupby("method").hands.first()).all()
+    assert bids.groupby("method").hands.first().to_dict() == records.groupby("method").size().to_dict()
+    fig = realism.bid_chart(bids, meta | meta["settings"])
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["advisor, dd", "advisor, pimc"]
 
 
 def test_the_bidding_model_declares_only_what_it_wishes(realism):
