@@ -118,6 +118,10 @@ def test_presets_omit_switched_off_contracts():
         (["S:AKQJT98765432", "--seat", "4", "--turned", "2H"], "0 = eldest (left of the dealer) .. 3 = dealer"),
         (["S:AKQJT98765432", "--turned", "2H", "--rules", "bogus"], "unknown rules preset"),
         (["S:AKQJT98765432", "--turned", "2H", "--samples", "0"], "argument --samples: must be from 1 to"),
+        (
+            ["S:AKQJT98765432", "--turned", "2H", "--method", "pimc", "--samples", "0"],
+            "must be from 1 to 10000000 (at most 10,000 with a PIMC method), got 0",
+        ),
         (["S:AKQJT98765432", "--turned", "2X"], "not a card"),
         (["S:AKQJT98765432"], "--turned"),
         (["S:AKQJT98765432", "--turned", "2H", "--jobs", "0"], "argument --jobs: must be a worker count"),

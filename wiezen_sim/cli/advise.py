@@ -145,7 +145,7 @@ def add(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--contracts", type=_contracts, help="only these contracts, e.g. abondance,miserie (default all)")
     p.add_argument(
         "--samples",
-        type=int_range(1, MAX_SAMPLES),
+        type=int_range(1, MAX_SAMPLES, note=f"at most {MAX_PIMC_SAMPLES:,} with a PIMC method"),
         default=1000,
         help=f"sampled deals (default 1000; at most {MAX_PIMC_SAMPLES:,} with a PIMC method)",
     )

@@ -76,12 +76,14 @@ def add_verb(sub: argparse._SubParsersAction, name: str, summary: str, example: 
     )
 
 
-def int_range(low: int, high: int | None = None) -> Callable[[str], int]:
+def int_range(low: int, high: int | None = None, note: str = "") -> Callable[[str], int]:
     """An argparse ``type``: a decimal integer from ``low`` to ``high`` (no upper bound when None).
 
     The returned function raises ``argparse.ArgumentTypeError`` on a non-integer or a
-    value out of range.
+    value out of range; ``note`` (e.g. a tighter limit that another option sets) is added
+    in brackets after the range in that message.
     """
+    extra = f" ({note})" if note else ""
 
     def parse(text: str) -> int:
         try:
@@ -89,9 +91,9 @@ def int_range(low: int, high: int | None = None) -> Callable[[str], int]:
         except ValueError:
             raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
         if high is None and value < low:
-            raise argparse.ArgumentTypeError(f"must be at least {low}, got {value}")
+            raise argparse.ArgumentTypeError(f"must be at least {low}{extra}, got {value}")
         if high is not None and not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be from {low} to {high}, got {value}")
+            raise argparse.ArgumentTypeError(f"must be from {low} to {high}{extra}, got {value}")
         return value
 
     return parse
