@@ -183,3 +183,33 @@ def test_a_vraag_nobody_is_left_to_accept_is_no_runner_up(compiled_kernels):
     assert adv.recommendation["contract"] == "pass" and len(vraag) == 1 and (vraag.ev_units == 0).all()
     assert adv.runner_up is not None and adv.runner_up["contract"] != "vraag"
     assert adv.p_order >= 0.99 and "close call" not in adv.verdict()
+
+
+KLEINE_HAND = "S:T5 H:8432 D:7532 C:642"  # a miserie candidate (issue 18), its discards made on some deals
+
+
+def test_kleine_answers_with_the_table_kept_across_candidates(compiled_kernels):
+    """dd_batch keeps the no-trump table across a deal's kleine miserie candidates: every answer equals a
+    fresh solver's, and the solver empties its table for new deals again afterwards."""
+    from wiezen_sim.analysis.advise.dd_table import dd_batch, kleine_candidates, solver_for
+    from wiezen_sim.analysis.advise.deals import sample_hands
+    from wiezen_sim.parallel import sample_seeds
+    from wiezen_sim.rules.dealing import check_position
+    from wiezen_sim.rules.ruleset import get_rules
+    from wiezen_sim.solvers.dd import DDSolver
+    from wiezen_sim.solvers.players import highest_discard
+    from wiezen_sim.vocabulary import ELDEST, NO_TRUMP, Objective
+
+    mask, p, turned = check_position(KLEINE_HAND, "third", "QD")
+    rules, seeds = get_rules("tempelaere"), sample_seeds(5, 10)
+    res = dd_batch(seeds, mask, p, turned, rules, 4.0, wanted=frozenset({"kleine_miserie"}))
+    assert not solver_for(NO_TRUMP).keep_table
+    candidates = kleine_candidates(mask)
+    for i, word in enumerate(seeds):
+        hands = sample_hands(word, mask, p, turned)
+        after = np.array([int(h) & ~(1 << highest_discard(int(h))) for h in hands], dtype=np.int64)
+        for j, c in enumerate(candidates):
+            after[p] = mask & ~(1 << c)
+            expected = DDSolver(tt_mb=16).can_make(after, NO_TRUMP, ELDEST, 1 << p, Objective.MIN, 0)
+            assert bool(res["kleine"][i, j]) == expected, (i, c)
+    assert 0 < res["kleine"].sum() < res["kleine"].size  # both answers are checked

@@ -154,11 +154,19 @@ def dd_batch(
             out["pico"][i] = _makes(nt, hands, NO_TRUMP, ELDEST, side, "pico", rules)
         if rules.kleine_miserie and ask("kleine_miserie"):
             after = np.array([int(h) & ~(1 << highest_discard(int(h))) for h in hands], dtype=np.int64)
-            for j, c in enumerate(candidates):
-                if discards is not None and not discards[j]:
-                    continue
-                after[p] = hand & ~(1 << c)
-                out["kleine"][i, j] = _makes(nt, after, NO_TRUMP, ELDEST, side, "kleine_miserie", rules)
+            try:
+                for j, c in enumerate(candidates):
+                    if discards is not None and not discards[j]:
+                        continue
+                    after[p] = hand & ~(1 << c)
+                    out["kleine"][i, j] = _makes(nt, after, NO_TRUMP, ELDEST, side, "kleine_miserie", rules)
+                    # the candidates' positions share most of their subpositions, so the table is kept from the
+                    # first candidate on (it would be emptied, as each candidate takes back a card the one before
+                    # discarded); entries are keyed on positions, so no answer changes. The kleine questions of the
+                    # 1,250 deals of advise_suite (session 21): 247 M -> 182 M trick nodes, 143 -> 114 CPU s
+                    nt.keep_table = True
+            finally:
+                nt.keep_table = False
         # what the declarer makes alone in the turned trump (the exact count, or the abondance
         # target when its test succeeded) is a lower bound for any pair: a partner never costs a trick
         alone = int(out["alone"][i, trump]) if ask(*_ALONE) else -1
