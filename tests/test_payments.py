@@ -200,3 +200,43 @@ def test_ruleset_validation():
         RuleSet(abondance_suit_ranking=True)
     with pytest.raises(ValueError, match="unknown rules preset"):
         get_rules("belgian")
+
+
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ('kleine_miserie = "no"\n', "kleine_miserie must be true or false, got 'no'"),
+        ("pico = 1\n", "pico must be true or false, got 1"),
+        ("vraag_tricks = 8.0\n", "vraag_tricks must be 8 or 9, got 8.0"),
+        ("payments = 5\n", "payments in .* must be a table name, a .toml path or an inline table, got 5"),
+    ],
+)
+def test_a_rules_file_with_a_wrong_type_is_refused(tmp_path, text, message):
+    """A new user's rules files (session 21): a text or a number for a switch was read as on."""
+    path = tmp_path / "rules.toml"
+    path.write_text(text)
+    with pytest.raises(ValueError, match=message):
+        get_rules(path)
+
+
+@pytest.mark.parametrize(
+    "row,message",
+    [
+        ('{ win = "8", lose = 8 }', "contract 'abondance': win must be a whole number of units, 0 or more, got '8'"),
+        ("{ win = 8.5, lose = 8 }", "contract 'abondance': win must be a whole number"),
+        ("{ win = 8, lose = -8 }", "contract 'abondance': lose must be a whole number of units, 0 or more, got -8"),
+        ("{ win = 8 }", "contract 'abondance' needs win and lose"),
+        ("{ win = 8, lose = 8, bogus = 1 }", "contract 'abondance' needs win and lose"),
+        ('{ win = 8, lose = 8, double_on_all = "yes" }', "double_on_all must be true or false"),
+    ],
+)
+def test_a_payment_table_with_a_bad_field_names_it(tmp_path, row, message):
+    text = (PAYMENTS_DIR / "tempelaere.toml").read_text()
+    path = tmp_path / "table.toml"
+    path.write_text(text.replace("abondance = { win = 8, lose = 8 }", f"abondance = {row}"))
+    with pytest.raises(ValueError, match=message):
+        PaymentTable.load(path)
+    no_rising = tmp_path / "no_rising.toml"
+    no_rising.write_text(text.split("[abondance_rising]")[0])
+    with pytest.raises(ValueError, match=r"it needs a \[abondance_rising\] table"):
+        PaymentTable.load(no_rising)

@@ -38,6 +38,11 @@ class PaymentRule:
     lose_per_trick: int = 0
     double_on_all: bool = False
 
+    def __post_init__(self) -> None:
+        for name in ("win", "lose", "win_per_trick", "lose_per_trick"):
+            _units(getattr(self, name), name)
+        _flag(self.double_on_all, "double_on_all")
+
 
 @dataclass(frozen=True, eq=False)
 class PaymentTable:
@@ -72,17 +77,26 @@ class PaymentTable:
         Raises:
             ValueError: a missing or unknown contract, a bad field (names ``source``).
         """
+        for key in ("contracts", "abondance_rising"):
+            if not isinstance(data.get(key), Mapping):
+                raise ValueError(f"bad payment table {source}: it needs a [{key}] table")
+        fields = {f.name for f in dataclasses.fields(PaymentRule)}
+        rules = {}
+        for name, row in data["contracts"].items():
+            if not isinstance(row, Mapping) or not {"win", "lose"} <= set(row) or set(row) - fields:
+                raise ValueError(f"bad payment table {source}: contract {name!r} needs win and lose, and may have "
+                                 f"win_per_trick, lose_per_trick, double_on_all; got {row!r}")  # fmt: skip
+            try:
+                rules[name] = PaymentRule(**row)
+            except ValueError as exc:
+                raise ValueError(f"bad payment table {source}: contract {name!r}: {exc}") from None
         try:
-            rules = {name: PaymentRule(**row) for name, row in data["contracts"].items()}
-            rising = {int(level): int(value) for level, value in data["abondance_rising"].items()}
-            return cls(
-                name=str(data.get("name", source)),
-                contracts=rules,
-                abondance_rising=rising,
-                ronde_pas_stake=int(data.get("ronde_pas_stake", 4)),
-            )
-        except (KeyError, TypeError) as exc:
+            rising = {int(level): _units(value, f"abondance_rising {level}") for level, value in
+                      data["abondance_rising"].items()}  # fmt: skip
+            stake = _units(data.get("ronde_pas_stake", 4), "ronde_pas_stake")
+        except ValueError as exc:
             raise ValueError(f"bad payment table {source}: {exc}") from None
+        return cls(name=str(data.get("name", source)), contracts=rules, abondance_rising=rising, ronde_pas_stake=stake)
 
     @classmethod
     def load(cls, name_or_path: str | Path) -> PaymentTable:
@@ -117,6 +131,18 @@ def read_toml(path: Path, what: str) -> dict[str, Any]:
         raise ValueError(f"{path}: not a TOML file (not UTF-8 text)") from None
     except tomllib.TOMLDecodeError as exc:
         raise ValueError(f"{path}: not valid TOML ({exc})") from None
+
+
+def _units(value: Any, what: str) -> int:
+    """``value`` if it is a whole number of units ≥ 0 (a payment), else ValueError naming ``what``."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"{what} must be a whole number of units, 0 or more, got {value!r}")
+    return value
+
+
+def _flag(value: Any, what: str) -> None:
+    if not isinstance(value, bool):
+        raise ValueError(f"{what} must be true or false, got {value!r}")
 
 
 def _choice(value: str, allowed: tuple[str, ...], what: str) -> None:
@@ -171,7 +197,14 @@ class RuleSet:
     deck: str = "shuffle"
 
     def __post_init__(self) -> None:
-        if self.vraag_tricks not in (8, 9):
+        for f in dataclasses.fields(self):
+            if f.type == "bool":
+                _flag(getattr(self, f.name), f.name)
+        if (
+            isinstance(self.vraag_tricks, bool)
+            or not isinstance(self.vraag_tricks, int)
+            or self.vraag_tricks not in (8, 9)
+        ):
             raise ValueError(f"vraag_tricks must be 8 or 9, got {self.vraag_tricks!r}")
         _choice(self.four_ace_partner, ("highest_heart", "highest_missing"), "four_ace_partner")
         _choice(self.abondance_level_payment, ("same", "rising"), "abondance_level_payment")
@@ -243,6 +276,8 @@ def get_rules(rules: str | Path | RuleSet = "tempelaere") -> RuleSet:
         data["payments"] = PaymentTable.load(payments)
     elif isinstance(payments, dict):
         data["payments"] = PaymentTable.from_mapping(payments, str(path))
+    elif payments is not None:
+        raise ValueError(f"payments in {path} must be a table name, a .toml path or an inline table, got {payments!r}")
     known = {f.name for f in dataclasses.fields(RuleSet)}
     unknown = set(data) - known
     if unknown:
