@@ -1,6 +1,7 @@
 """The advisor (issue 4): certain outcomes, reproducibility, settlement, bad input."""
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -169,3 +170,20 @@ def test_check_position_dealer_holds_turned():
 def test_troel_asked_of_a_hand_without_three_aces_is_an_error():
     with pytest.raises(ValueError, match="troel needs three or four aces"):
         advise("S:AKQJ98 H:AK2 D:K3 C:52", "eldest", "7H", samples=4, seed=1, n_jobs=1, contracts=["troel"])
+
+
+@pytest.mark.parametrize(
+    "kwargs,message",
+    [
+        ({"contracts": "abondance"}, "contracts must be a non-empty list of contract names, got 'abondance'"),
+        ({"contracts": []}, "contracts must be a non-empty list"),
+        ({"samples": 2.5}, "samples must be a positive whole number, got 2.5"),
+        ({"samples": True}, "samples must be a positive whole number, got True"),
+        ({"seed": 1.5}, "seed must be a non-negative integer, got 1.5"),
+        ({"accept_tricks": float("nan")}, "accept_tricks must be a number of playing tricks, 0 or more, got nan"),
+    ],
+)
+def test_the_python_api_refuses_bad_arguments_before_work(kwargs, message):
+    """A notebook user's mistakes (session 21): each was a bare IndexError or TypeError, or accepted silently."""
+    with pytest.raises(ValueError, match=re.escape(message)):
+        advise("S:AKQJ98 H:AK2 D:K3 C:52", "eldest", "7H", **{"samples": 8, "n_jobs": 1, **kwargs})

@@ -93,8 +93,8 @@ def resolve_seed(seed: int | None) -> int:
     """
     if seed is None:
         return int(np.random.SeedSequence().generate_state(1)[0])
-    if seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     return int(seed)
 
 

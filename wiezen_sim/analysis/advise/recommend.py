@@ -146,7 +146,8 @@ def advise(
         seat bidding off the model).
 
     Raises:
-        ValueError: bad hand, seat, turned card, rules, method, contract name, samples ≤ 0,
+        ValueError: bad hand, seat, turned card, rules, method, contract name or list, samples not a
+            whole number ≥ 1, a seed not a whole number ≥ 0, accept_tricks not a finite number ≥ 0,
             troel asked of a hand without three aces, or a position where the seats before this one
             almost never pass under the model (:class:`~wiezen_sim.analysis.advise.bids.PassedDeals`).
         Interrupted: Ctrl-C or SIGTERM (:mod:`wiezen_sim.parallel`); its ``partial`` is the
@@ -154,13 +155,17 @@ def advise(
     """
     mask, p, card = check_position(hand, seat, turned)
     rule_set = get_rules(rules)
+    if contracts is not None and (isinstance(contracts, str) or not contracts):
+        raise ValueError(f"contracts must be a non-empty list of contract names, got {contracts!r}")
     wanted = None if contracts is None else frozenset(contract_spec(c).name for c in contracts)
     if wanted is not None and "troel" in wanted and aces(mask) < 3:
         raise ValueError(f"troel needs three or four aces (RULES.md 1.5); this hand has {aces(mask)}")
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; known: {', '.join(METHODS)}")
-    if samples <= 0:
-        raise ValueError(f"samples must be positive, got {samples}")
+    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples <= 0:
+        raise ValueError(f"samples must be a positive whole number, got {samples!r}")
+    if not isinstance(accept_tricks, (int, float, np.number)) or not np.isfinite(accept_tricks) or accept_tricks < 0:
+        raise ValueError(f"accept_tricks must be a number of playing tricks, 0 or more, got {accept_tricks!r}")
     check_worlds(worlds)
     backend = resolve_backend(backend, n_jobs)
     seed = resolve_seed(seed)
