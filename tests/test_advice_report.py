@@ -174,6 +174,8 @@ def test_a_close_call_is_said_in_the_verdict():
     close = Advice(table, pd.DataFrame(), rec, run, 0.534, {}).verdict()
     assert close.endswith(" · close call: better than miserie with probability 0.53 only (more --samples narrow it)")
     assert "close call" not in Advice(table, pd.DataFrame(), rec, run, CLOSE_CALL, {}).verdict()
+    just_below = Advice(table, pd.DataFrame(), rec, run, CLOSE_CALL - 0.002, {}).verdict()
+    assert just_below.endswith(f"probability {CLOSE_CALL - 0.01:.2f} only (more --samples narrow it)")  # rounded down
 
 
 def test_compare_refuses_plot_by_its_name(capsys):

@@ -40,3 +40,4 @@ def test_prob_greater_matches_scipy_norm():
     expected = stats.norm.cdf(diff.mean() / (diff.std(ddof=1) / np.sqrt(50)))
     assert prob_greater(diff) == pytest.approx(expected, abs=1e-12)
     assert prob_greater(np.ones(4)) == 1.0 and prob_greater(-np.ones(4)) == 0.0 and prob_greater(np.zeros(4)) == 0.5
+    assert prob_greater(np.array([5.0])) == 0.5  # one deal: too few to tell (it said 1.000, session 21)

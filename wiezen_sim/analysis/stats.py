@@ -39,11 +39,14 @@ def prob_greater(diff: np.ndarray) -> float:
 
     Normal approximation to the sampling distribution of the mean, as used to say
     how sure a recommendation is (common random numbers make the pairs). With no
-    spread the answer is 1, 0 or 0.5 by the sign of the mean.
+    spread the answer is 1, 0 or 0.5 by the sign of the mean; with fewer than two
+    pairs it is 0.5 (one pair shows no spread: it cannot tell).
     """
     n = len(diff)
+    if n < 2:
+        return 0.5
     mean = float(np.mean(diff))
-    sd = float(np.std(diff, ddof=1)) if n > 1 else 0.0
+    sd = float(np.std(diff, ddof=1))
     if sd == 0.0:
         return 1.0 if mean > 0 else 0.0 if mean < 0 else 0.5
     return float(ndtr(mean / (sd / math.sqrt(n))))

@@ -175,7 +175,8 @@ class Advice:
         """``close call: …`` when the recommendation beats the runner-up with probability below :data:`CLOSE_CALL`."""
         if self.runner_up is None or self.p_order >= CLOSE_CALL:
             return []
-        return [f"close call: better than {self.bid_label(self.runner_up)} with probability {self.p_order:.2f} only "
+        shown = math.floor(self.p_order * 100) / 100  # rounded down: 0.898 must not print as 0.90 "only"
+        return [f"close call: better than {self.bid_label(self.runner_up)} with probability {shown:.2f} only "
                 "(more --samples narrow it)"]  # fmt: skip
 
     def _verdict_parts(self) -> list[str]:
