@@ -63,6 +63,10 @@ def test_score_examples(capsys, argv, payments):
         (["score", "solo", "--declarer", "0", "--tricks", "8", "--declarer", "1", "--tricks", "8"], "misère"),
         (["score", "pico", "--declarer", "0", "--tricks", "1", "--declarer", "1"], "one --tricks"),
         (["score", "pico", "--declarer", "0", "--tricks", "1", "--rules", "nope"], "unknown rules preset"),
+        (
+            ["score", "pico", "--declarer", "0", "--tricks", "1", "--rules", "classic"],
+            "pico is not played under the rules 'classic'",
+        ),
         (["score", "solo", "--declarer", "0", "--tricks", "x"], "argument --tricks: expected an integer"),
         (["demo", "--seed", "-1"], "argument --seed: must be at least 0"),
         (["nosuchverb"], "invalid choice"),
