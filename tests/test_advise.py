@@ -131,6 +131,7 @@ def test_presets_omit_switched_off_contracts():
             ["S:AKQJT98765432", "--turned", "2H", "--samples", "2", "--out", "/nonexistent/dir/x.csv"],
             "not a file in an existing folder",
         ),
+        (["S:AKQJT98765432", "--turned", "2H", "--samples", "2", "--out", ""], "argument --out: an empty file name"),
     ],
 )
 def test_bad_input_one_line_exit_2(capsys, argv, message):
