@@ -14,7 +14,7 @@ import pytest
 
 from tests.dd_reference import assert_max_matches, ref_args, ref_exact, ref_value, start_trick
 from wiezen_sim.cards import parse_deal, parse_hand
-from wiezen_sim.kernel.dd import HEAD_SHARE, STAT_EXACT_BUDGET, STAT_TT_ENTRIES
+from wiezen_sim.kernel.dd import HEAD_SHARE, STAT_EXACT_BUDGET, STAT_TRICK_NODES, STAT_TT_ENTRIES, STAT_TT_PROBES
 from wiezen_sim.solvers.dd import DDSolver, NodeLimitExceeded
 
 SIDES = [0b0001, 0b0010, 0b0100, 0b1000, 0b0101, 0b1010, 0b0011, 0b0110, 0b1100, 0b1001, 0b1110, 0b0111]
@@ -267,13 +267,24 @@ def test_sides_sum_rotation_and_table_off(compiled_kernels, seed):
 
 def test_clear_empties_the_table(compiled_kernels):
     """Clearing resets exactly the heads the stored entries use: afterwards every chain head
-    and code word (the last 1 / HEAD_SHARE of the rows) is zero again."""
+    and code set (the last 1 / HEAD_SHARE of the rows) is zero again."""
     solver = DDSolver(tt_mb=16)
     heads = solver.tt[-(solver.tt.shape[0] // HEAD_SHARE) :]
     solver.solve("N:QJ6.K652.J85.T98 873.J97.AT764.Q4 K5.T83.KQ9.A7652 AT942.AQ4.32.KJ3", "S", 1, 0b0101)
     assert solver.stats[STAT_TT_ENTRIES] > 0 and heads.any()
     solver.clear()
     assert solver.stats[STAT_TT_ENTRIES] == 0 and not heads.any()
+
+
+def test_table_lookups_walk_short_chains(compiled_kernels):
+    """A lone declarer's exact count (a suite deal of issue 18: dealer, diamonds trump, 705 k
+    trick nodes) compares few table entries per lookup. Its entries share lengths, code and
+    top-card owners and differ in the owners of lower cards; before the chain hash covered
+    the top two cards of partly relevant suits, a lookup compared 44 entries a trick node."""
+    solver = DDSolver(tt_mb=32)
+    deal = "N:T8764.65.AJ5.K87 AJ2.A43.KT64.J64 KQ95.KJ8.Q982.QT 3.QT972.73.A9532"
+    assert solver.solve(deal, "D", 0, 0b1000) == 1
+    assert solver.stats[STAT_TT_PROBES] < 25 * solver.stats[STAT_TRICK_NODES]
 
 
 def test_node_count_does_not_depend_on_earlier_questions(compiled_kernels):

@@ -84,10 +84,13 @@ TT_OWNERS_HIGH = 4  # the high bit of each relevant card's owner (seats 2 and 3)
 # ... and its chain and value
 TT_NEXT = 5  # the next entry of its hash chain + 1 (0: end of chain)
 TT_BOUNDS = 6  # lower bound | upper bound << 8 | (best lead + 1) << 16 (fields named in .table)
-# the chain heads: in the last rows of the table (1 / HEAD_SHARE of them), from the last row backwards
+# the chain heads and the code sets: in the last rows of the table (at most 1 / HEAD_SHARE
+# of them), from the last row backwards: first the chain heads, HEADS_PER_ROW to a row (a
+# word each: the first entry of its chain + 1, 0: empty), then the code sets, CODE_SETS_PER_ROW
+# to a row (CODE_WORDS words each: bit c = an entry with pattern code c is stored for a
+# code-free question hashing there), a quarter as many as the heads
 HEAD_SHARE = 16
-HEAD_ROW_SHIFT = 2  # 1 << HEAD_ROW_SHIFT = 4 heads to a row
-HEAD_WORDS = 2  # each head a pair of words:
-HEAD_FIRST = 0  # the first entry of its chain + 1 (0: empty)
-HEAD_CODES = 1  # the pattern codes stored for its code-free questions (bit code % 64)
+HEADS_PER_ROW = 8
+CODE_WORDS = 4
+CODE_SETS_PER_ROW = 2
 MIN_HEADS = 1 << 16  # chain heads of an empty table (grown with the entries, _tt_grow)

@@ -12,11 +12,14 @@ An entry's row (columns named in :mod:`.layout`):
     ``TT_LENGTHS``: bit 16 * seat + 4 * suit .. +3 = cards of that suit the seat holds;
     ``TT_QUESTION``: leader | tag << TAG_SHIFT | pattern code << CODE_SHIFT | top-card
         owners << OWNERS_SHIFT (tag: maximising seats, counted set, exact target; code:
-        per suit whether the segment is empty, part of the suit or the whole suit
-        (``_CODE_*``); owners: per suit with a segment 3 bits = 1 + seat holding its top
-        card). The hash chain of an entry is also chosen by the owners of every card of
-        its whole suits: misère searches store mostly whole suits with the same top-card
-        owners, and walked chains of about a hundred entries per lookup without this;
+        per suit whether the segment is empty, the suit's top card alone, the whole suit,
+        or part of the suit with at least its top two cards (``_CODE_*``); owners: per
+        suit with a segment 3 bits = 1 + seat holding its top card). The hash chain of an
+        entry is also chosen by the owners of every card of its whole suits and of the
+        top two cards of its other suits with two or more relevant cards: the entries of
+        a question with the same lengths, code and top-card owners differ in the owners
+        of lower cards, and a lookup walked chains of 50-70 of them without this (an
+        exact solo count, issue 18);
     ``TT_SEGMENT``: ``pext(relevant cards, remaining cards)`` — the relevant cards in the
         packed order of the remaining cards (lowest spade first);
     ``TT_OWNERS_LOW``, ``TT_OWNERS_HIGH``: ``pext(hand1 | hand3, remaining) & segment``
@@ -27,11 +30,12 @@ An entry's row (columns named in :mod:`.layout`):
         the bounds are on the counted tricks of the canonical question, the best lead is
         ``suit * 16 + number of remaining cards above it`` (0: none).
 Entries fill rows 0, 1, ... up to 15/16 of the table; the last sixteenth
-(``HEAD_SHARE``) holds the chain heads (at most a quarter as many as rows),
-``1 << HEAD_ROW_SHIFT`` hash values h to a row: ``tt[_head_row(n, h), _head_col(h) +
-HEAD_FIRST]`` = the first entry of the chain of h + 1, and the word after it
-(``HEAD_CODES``) = the codes (bit code % 64) stored for the questions whose code-free
-key ``kw1 & QUESTION_MASK`` hashes to h.
+(``HEAD_SHARE``) holds, from the last row backwards, the chain heads (at most a quarter
+as many as rows, ``HEADS_PER_ROW`` to a row): ``tt[_head_row(n, h), h % HEADS_PER_ROW]``
+= the first entry of the chain of hash value h + 1; then the code sets (a quarter as
+many, :func:`_code_set`): bit c of the ``CODE_WORDS`` words of a set = an entry with
+pattern code c is stored for a code-free key ``kw1 & QUESTION_MASK`` hashing there. A
+lookup reads one code set and walks the chains of its codes only.
 
 One-sided questions share entries through a canonical form: "at least lo counted
 tricks" for maximising seats that include seat 0 (else both seat sets are complemented,
@@ -47,11 +51,10 @@ from numba import njit
 
 from wiezen_sim.kernel.bits import LANE, highest_index, lowest_index, pdep, pext, popcount
 from wiezen_sim.kernel.dd.layout import (
-    HEAD_CODES,
-    HEAD_FIRST,
-    HEAD_ROW_SHIFT,
+    CODE_SETS_PER_ROW,
+    CODE_WORDS,
     HEAD_SHARE,
-    HEAD_WORDS,
+    HEADS_PER_ROW,
     MIN_HEADS,
     STAT_HEAD_DOUBLINGS,
     STAT_TT_ENTRIES,
@@ -71,7 +74,7 @@ from wiezen_sim.kernel.dd.layout import (
 # the fields of an entry's question word (TT_QUESTION)
 TAG_SHIFT = 2  # below it: the leader
 CODE_SHIFT = 12  # below it: the code-free question (leader and tag)
-OWNERS_SHIFT = 19  # below it: the pattern code (< 128)
+OWNERS_SHIFT = 20  # below it: the pattern code (< 256)
 QUESTION_MASK = (1 << CODE_SHIFT) - 1
 CODE_MASK = (1 << (OWNERS_SHIFT - CODE_SHIFT)) - 1
 TAG_MISERE = 1 << 4  # tag: the counted seats are not the maximising ones
@@ -86,11 +89,13 @@ _KEPT_COLUMNS = (TT_LENGTHS, TT_QUESTION, TT_SEGMENT, TT_OWNERS_LOW, TT_OWNERS_H
 
 # per suit pattern (bit = suit), the 3-bit fields of those suits in a top-owners word
 _PAT_OWNER_MASK = np.array([sum(7 << (3 * s) for s in range(4) if pat >> s & 1) for pat in range(16)], dtype=np.int64)
-# a table pattern code is sum(state(suit) * 3 ** suit), state 0: no relevant card, 1: the
-# segment is part of the suit, 2: the whole suit; its suits of state 2 and of state 1 or 2
-N_CODES = 81
-_STATES = [[code // 3**s % 3 for s in range(4)] for code in range(N_CODES)]
+# a table pattern code is sum(state(suit) * 4 ** suit), state 0: no relevant card, 1: the
+# segment is the suit's top card alone, 2: the whole suit, 3: part of the suit, at least
+# its top two cards; its suits of state 2, of state 3, and of any state but 0
+N_CODES = 256
+_STATES = [[code // 4**s % 4 for s in range(4)] for code in range(N_CODES)]
 _CODE_WHOLE = np.array([sum(1 << s for s in range(4) if st[s] == 2) for st in _STATES], dtype=np.int64)
+_CODE_TOP_TWO = np.array([sum(1 << s for s in range(4) if st[s] == 3) for st in _STATES], dtype=np.int64)
 _CODE_SUITS = np.array([sum(1 << s for s in range(4) if st[s]) for st in _STATES], dtype=np.int64)
 
 
@@ -115,14 +120,16 @@ def _tt_head(kw0, kw1, n_mask):
 
 @njit(cache=True, inline="always")
 def _head_row(n_rows, h):
-    """Row of the chain head of hash value ``h`` (4 to a row, from the last row backwards)."""
-    return n_rows - 1 - (h >> HEAD_ROW_SHIFT)
+    """Row of the chain head of hash value ``h`` (its column: ``h % HEADS_PER_ROW``)."""
+    return n_rows - 1 - h // HEADS_PER_ROW
 
 
 @njit(cache=True, inline="always")
-def _head_col(h):
-    """First column of the chain head of hash value ``h`` (add HEAD_FIRST or HEAD_CODES)."""
-    return HEAD_WORDS * (h & ((1 << HEAD_ROW_SHIFT) - 1))
+def _code_set(n_rows, n_mask, h0):
+    """``(row, first column)`` of the code set of the code-free question with hash value ``h0``
+    (a quarter as many sets as chain heads, in the rows after theirs)."""
+    g = h0 & (n_mask >> 2)
+    return n_rows - 1 - (n_mask + 1) // HEADS_PER_ROW - g // CODE_SETS_PER_ROW, CODE_WORDS * (g % CODE_SETS_PER_ROW)
 
 
 @njit(cache=True, inline="always")
@@ -137,8 +144,10 @@ def _entry_head(kw0, kw1, c0, c1, n_mask):
     """Hash chain of an entry: of its key, and when its pattern has whole suits also of the
     owners of every card of those suits (``c0``/``c1`` restricted to them, the same for the
     position and for every matching entry, since the segment covers those suits)."""
-    whole = _CODE_WHOLE[(kw1 >> CODE_SHIFT) & CODE_MASK]
-    if whole:
+    code = (kw1 >> CODE_SHIFT) & CODE_MASK
+    whole = _CODE_WHOLE[code]
+    two = _CODE_TOP_TWO[code]
+    if whole | two:
         lens = _suit_totals(kw0)
         m = 0
         start = 0
@@ -146,6 +155,8 @@ def _entry_head(kw0, kw1, c0, c1, n_mask):
             ln = (lens >> (4 * s)) & 15
             if (whole >> s) & 1:
                 m |= ((1 << ln) - 1) << start
+            elif (two >> s) & 1:
+                m |= 3 << (start + ln - 2)
             start += ln
         return _tt_head(kw0 ^ (c0 & m), kw1 ^ ((c1 & m) << 11), n_mask)
     return _tt_head(kw0, kw1, n_mask)
@@ -232,25 +243,23 @@ def _tt_probe(tt, stats, hands, rem, leader, key, lo, tl, one_sided, flip):
     tt_move = -1
     n_mask = _head_mask(tt, stats)
     n_rows = tt.shape[0]
-    h0 = _tt_head(kw0, kw1b, n_mask)
-    present = tt[_head_row(n_rows, h0), _head_col(h0) + HEAD_CODES]
+    row0, col0 = _code_set(n_rows, n_mask, _tt_head(kw0, kw1b, n_mask))
     nonempty = 0
     for su in range(4):
         if (rem >> (16 * su)) & LANE:
             nonempty |= 1 << su
     owners = _top_owners(hands, rem, nonempty)
-    while present:
-        code = lowest_index(present)
-        present &= present - 1
-        while code < N_CODES:
+    for word in range(CODE_WORDS):
+        present = tt[row0, col0 + word]
+        while present:
+            code = 64 * word + lowest_index(present)
+            present &= present - 1
             suits = _CODE_SUITS[code]
             if suits & ~nonempty:
-                code += 64
                 continue
             kw1 = kw1b | (code << CODE_SHIFT) | ((owners & _PAT_OWNER_MASK[suits]) << OWNERS_SHIFT)
             h = _entry_head(kw0, kw1, c0, c1, n_mask)
-            idx = tt[_head_row(n_rows, h), _head_col(h) + HEAD_FIRST]
-            code += 64
+            idx = tt[_head_row(n_rows, h), h % HEADS_PER_ROW]
             while idx:
                 i = idx - 1
                 idx = tt[i, TT_NEXT]
@@ -293,8 +302,8 @@ def _tt_save(tt, stats, hands, rem, key, rel, best, result, lo, tl, one_sided, f
     for su in range(4):
         lane = (rel >> (16 * su)) & LANE
         if lane:
-            code += weight * (2 if lane == (rem >> (16 * su)) & LANE else 1)
-        weight *= 3
+            code += weight * (2 if lane == (rem >> (16 * su)) & LANE else 3 if lane & (lane - 1) else 1)
+        weight *= 4
     kw1 = kw1b | (code << CODE_SHIFT) | (_top_owners(hands, rem, _CODE_SUITS[code]) << OWNERS_SHIFT)
     mv = -1
     if best >= 0:
@@ -325,7 +334,7 @@ def _tt_store(tt, stats, kw0, kw1, seg_m, c0, c1, tl, set_lb, value, move):
     p0 = c0 & seg_m
     p1 = c1 & seg_m
     slot = -1
-    idx = tt[_head_row(n, h), _head_col(h) + HEAD_FIRST]
+    idx = tt[_head_row(n, h), h % HEADS_PER_ROW]
     while idx:
         i = idx - 1
         if (
@@ -388,7 +397,7 @@ def _tt_grow(tt, stats):
     stats[STAT_HEAD_DOUBLINGS] += 1
     n_mask = _head_mask(tt, stats)
     n = tt.shape[0]
-    for r in range(_head_row(n, n_mask), n):
+    for r in range(_code_set(n, n_mask, n_mask)[0], n):
         tt[r, :] = 0
     for i in range(stats[STAT_TT_ENTRIES]):
         _tt_link(tt, i, n_mask)
@@ -401,11 +410,12 @@ def _tt_link(tt, slot, n_mask):
     kw0 = tt[slot, TT_LENGTHS]
     kw1 = tt[slot, TT_QUESTION]
     h = _entry_head(kw0, kw1, tt[slot, TT_OWNERS_LOW], tt[slot, TT_OWNERS_HIGH], n_mask)
-    tt[slot, TT_NEXT] = tt[_head_row(n, h), _head_col(h) + HEAD_FIRST]
-    tt[_head_row(n, h), _head_col(h) + HEAD_FIRST] = slot + 1
-    # which codes are stored for the question: bit code % 64 of the code word of its head
-    h0 = _tt_head(kw0, kw1 & QUESTION_MASK, n_mask)
-    tt[_head_row(n, h0), _head_col(h0) + HEAD_CODES] |= 1 << ((kw1 >> CODE_SHIFT) & 63)
+    tt[slot, TT_NEXT] = tt[_head_row(n, h), h % HEADS_PER_ROW]
+    tt[_head_row(n, h), h % HEADS_PER_ROW] = slot + 1
+    # which codes are stored for the question: bit code of the code set of its code-free key
+    row0, col0 = _code_set(n, n_mask, _tt_head(kw0, kw1 & QUESTION_MASK, n_mask))
+    code = (kw1 >> CODE_SHIFT) & CODE_MASK
+    tt[row0, col0 + code // 64] |= 1 << (code % 64)
 
 
 @njit(cache=True)
@@ -463,8 +473,8 @@ def tt_clear(tt, stats):
         kw0 = tt[i, TT_LENGTHS]
         kw1 = tt[i, TT_QUESTION]
         h = _entry_head(kw0, kw1, tt[i, TT_OWNERS_LOW], tt[i, TT_OWNERS_HIGH], n_mask)
-        tt[_head_row(n, h), _head_col(h) + HEAD_FIRST] = 0
-        h0 = _tt_head(kw0, kw1 & QUESTION_MASK, n_mask)
-        tt[_head_row(n, h0), _head_col(h0) + HEAD_CODES] = 0
+        tt[_head_row(n, h), h % HEADS_PER_ROW] = 0
+        row0, col0 = _code_set(n, n_mask, _tt_head(kw0, kw1 & QUESTION_MASK, n_mask))
+        tt[row0, col0 + ((kw1 >> CODE_SHIFT) & CODE_MASK) // 64] = 0
     stats[STAT_TT_ENTRIES] = 0
     stats[STAT_HEAD_DOUBLINGS] = 0
