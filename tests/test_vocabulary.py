@@ -11,6 +11,7 @@ from wiezen_sim.vocabulary import (
     SEAT_NAMES,
     SEATS,
     Objective,
+    is_whole,
     objective_name,
     parse_objective,
     parse_seat,
@@ -133,3 +134,25 @@ def test_the_solver_reads_the_one_no_trump_convention(compiled_kernels):
     assert not solver.can_make(deal, None, 0, (0, 2), Objective.MIN, 3)
     assert solver.can_make(deal, None, 0, (0, 2), Objective.EXACT, 4)
     assert not solver.can_make(deal, None, 0, (1, 3), Objective.EXACT, 1)
+
+
+@pytest.mark.parametrize(
+    ("value", "low", "high", "whole"),
+    [
+        (3, None, None, True),
+        (np.int8(3), 0, 3, True),
+        (-1, 0, None, False),
+        (0, 0, None, True),
+        (14, 0, 13, False),
+        (13, 0, 13, True),
+        (True, 0, 1, False),
+        (2.0, None, None, False),
+        ("2", None, None, False),
+        (None, None, None, False),
+        (10**30, 1, None, True),
+        (10**30, 1, 10**6, False),
+    ],
+)
+def test_is_whole(value, low, high, whole):
+    """Whole numbers: ints and numpy integers within the bounds; bools, floats, strings never."""
+    assert is_whole(value, low, high) is whole

@@ -33,6 +33,8 @@ from joblib import effective_n_jobs
 from joblib.externals.loky import ProcessPoolExecutor, get_reusable_executor
 from tqdm.auto import tqdm
 
+from wiezen_sim.vocabulary import is_whole
+
 __all__ = [
     "BACKENDS",
     "BATCH_SECONDS",
@@ -93,7 +95,7 @@ def resolve_seed(seed: int | None) -> int:
     """
     if seed is None:
         return int(np.random.SeedSequence().generate_state(1)[0])
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+    if not is_whole(seed, 0):
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     return int(seed)
 

@@ -40,6 +40,7 @@ __all__ = [
     "SEATS",
     "SEAT_NAMES",
     "Objective",
+    "is_whole",
     "objective_name",
     "parse_objective",
     "parse_seat",
@@ -52,6 +53,18 @@ __all__ = [
 SEATS = 4  # players at a Wiezen table
 ELDEST = 0  # seats are numbered from the dealer's left: eldest bids and leads first
 DEALER = SEATS - 1
+
+
+def is_whole(value: object, low: int | None = None, high: int | None = None) -> bool:
+    """Whether ``value`` is a whole number (an ``int`` or numpy integer, not a ``bool``) from
+    ``low`` to ``high`` inclusive (None: no bound); the one test behind every "must be a
+    whole number" refusal, whose message each caller words for its own argument."""
+    if isinstance(value, bool) or not isinstance(value, Integral):
+        return False
+    number = int(value)
+    return (low is None or number >= low) and (high is None or number <= high)
+
+
 _ORDINALS = ("eldest", "second", "third", "fourth", "fifth")  # seats before the dealer (up to 6 players)
 
 
@@ -61,7 +74,7 @@ def seat_names(players: int = SEATS) -> tuple[str, ...]:
     Raises:
         ValueError: a table of fewer than 2 or more than 6 players.
     """
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= len(_ORDINALS) + 1:
+    if not is_whole(players, 2, len(_ORDINALS) + 1):
         raise ValueError(f"a table has 2 to {len(_ORDINALS) + 1} players, got {players!r}")
     return (*_ORDINALS[: players - 1], "dealer")
 
@@ -87,7 +100,7 @@ def parse_seat(seat: str | int, players: int = SEATS) -> int:
     """
     names = seat_names(players)
     number: int | None = None
-    if isinstance(seat, Integral) and not isinstance(seat, bool):
+    if is_whole(seat):
         number = int(seat)
     elif isinstance(seat, str):
         text = seat.strip().lower()
@@ -149,7 +162,7 @@ def trump_name(trump: int | None) -> str:
     """
     if trump is NO_TRUMP:
         return "NT"
-    if isinstance(trump, Integral) and not isinstance(trump, bool) and 0 <= trump <= 3:
+    if is_whole(trump, 0, 3):
         return SUITS[int(trump)]
     raise ValueError(f"unknown trump {trump!r}: a suit 0..3 = S, H, D, C, or None for no trump")
 

@@ -56,7 +56,7 @@ from wiezen_sim.rules.game import HandResult, play_one_hand
 from wiezen_sim.rules.play import Policy
 from wiezen_sim.rules.ruleset import RuleSet, get_rules
 from wiezen_sim.solvers.players import highest_discard, make_player
-from wiezen_sim.vocabulary import SEATS
+from wiezen_sim.vocabulary import SEATS, is_whole
 
 __all__ = [
     "MAX_THROW_INS",
@@ -399,7 +399,7 @@ def simulate_sessions(
     for name in names:
         make_bot(name, np.random.default_rng(0))
     for what, value, high in (("hands", hands, MAX_HANDS), ("sessions", sessions, MAX_SESSIONS)):
-        if isinstance(value, bool) or not isinstance(value, int | np.integer) or not 1 <= value <= high:
+        if not is_whole(value, 1, high):
             raise ValueError(f"{what} must be an integer from 1 to {high}, got {value!r}")
     if n_jobs == 0:
         raise ValueError("jobs must be a worker count ≥ 1, or negative for all cores")

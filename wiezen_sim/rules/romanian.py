@@ -33,6 +33,7 @@ from types import MappingProxyType
 from typing import Any
 
 from wiezen_sim.cards import SUIT_LANE, card_name
+from wiezen_sim.vocabulary import is_whole
 
 __all__ = [
     "MAX_CARDS",
@@ -81,7 +82,7 @@ def check_players(players: int) -> int:
     Raises:
         ValueError: not an integer in 3..6.
     """
-    if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+    if not is_whole(players, MIN_PLAYERS, MAX_PLAYERS):
         raise ValueError(f"Romanian whist is played by 3 to 6 players, got {players!r}")
     return players
 
@@ -174,7 +175,7 @@ def has_trump(players: int, cards: int) -> bool:
 
 def check_cards(cards: int) -> int:
     """Validate a number of cards per player (1..8) and return it."""
-    if isinstance(cards, bool) or not isinstance(cards, int) or not 1 <= cards <= MAX_CARDS:
+    if not is_whole(cards, 1, MAX_CARDS):
         raise ValueError(f"a Romanian whist deal has 1 to 8 cards per player, got {cards!r}")
     return cards
 
@@ -230,7 +231,7 @@ def check_bids(players: int, cards: int, bids: Sequence[int]) -> None:
     if len(bids) > players:
         raise ValueError(f"{len(bids)} bids given for {players} players")
     for i, b in enumerate(bids):
-        if isinstance(b, bool) or not isinstance(b, int) or not 0 <= b <= cards:
+        if not is_whole(b, 0, cards):
             raise ValueError(f"bid of seat {i} must be 0..{cards}, got {b!r}")
     if len(bids) == players and sum(bids) == cards:
         raise ValueError(f"the dealer may not bring the total of the bids to {cards} (the number of cards dealt)")

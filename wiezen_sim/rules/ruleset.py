@@ -17,6 +17,7 @@ from types import MappingProxyType
 from typing import Any
 
 from wiezen_sim.rules.contracts import CONTRACTS, contract_spec
+from wiezen_sim.vocabulary import is_whole
 
 __all__ = ["PAYMENTS_DIR", "PRESETS", "PaymentRule", "PaymentTable", "RuleSet", "get_rules", "read_toml"]
 
@@ -135,7 +136,7 @@ def read_toml(path: Path, what: str) -> dict[str, Any]:
 
 def _units(value: Any, what: str) -> int:
     """``value`` if it is a whole number of units ≥ 0 (a payment), else ValueError naming ``what``."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+    if not is_whole(value, 0):
         raise ValueError(f"{what} must be a whole number of units, 0 or more, got {value!r}")
     return value
 

@@ -34,7 +34,7 @@ from wiezen_sim.kernel import dd as _k
 from wiezen_sim.kernel.playout import POLICY_HEURISTIC, rng_new
 from wiezen_sim.kernel.playout import playout as _playout
 from wiezen_sim.kernel.trick import trick_winner
-from wiezen_sim.vocabulary import Objective, parse_objective, parse_trump
+from wiezen_sim.vocabulary import Objective, is_whole, parse_objective, parse_trump
 
 __all__ = [
     "DDSolver",
@@ -85,10 +85,11 @@ def parse_side(side: SideLike) -> int:
             seats = list(side)
         mask = 0
         for s in seats:
-            if isinstance(s, str):
-                seat = "0123".find(s) if len(s) == 1 else -1
-            else:
-                seat = int(s) if isinstance(s, (int, np.integer)) and not isinstance(s, bool) else -1
+            seat = -1
+            if isinstance(s, str) and len(s) == 1:
+                seat = "0123".find(s)
+            elif is_whole(s):
+                seat = int(s)
             if not 0 <= seat <= 3:
                 raise ValueError(f"unknown seat {s!r} in side {side!r} (seats are 0..3, the PBN order N E S W)")
             if (mask >> seat) & 1:
@@ -236,7 +237,7 @@ def _position(hands: Hands, trump: TrumpLike, leader: int, trick: Iterable[int |
     h = _parse_hands(hands)
     suit = parse_trump(trump)
     t = _KERNEL_NO_TRUMP if suit is None else suit
-    if isinstance(leader, bool) or not isinstance(leader, (int, np.integer)) or not 0 <= int(leader) <= 3:
+    if not is_whole(leader, 0, 3):
         raise ValueError(f"leader must be a seat 0..3 (the PBN order N E S W), got {leader!r}")
     leader = int(leader)
     cards = _parse_trick(trick)
@@ -432,7 +433,7 @@ class DDSolver:
         """
         pos = _position(hands, trump, leader, trick, played)
         side_mask = parse_side(side)
-        if isinstance(target, bool) or not isinstance(target, (int, np.integer)):
+        if not is_whole(target):
             raise ValueError(f"target must be an integer number of tricks, got {target!r}")
         if objective not in ("max", "min"):
             raise ValueError(f"can_force objective must be 'max' or 'min', got {objective!r}")
@@ -648,6 +649,6 @@ def solve_kleine_miserie(
         if not 0 <= c < 64 or not (int(h[seat]) >> c) & 1:
             raise ValueError(f"seat {seat} does not hold its discard {c}")
         h[seat] &= ~(1 << c)
-    if isinstance(declarer, bool) or not isinstance(declarer, (int, np.integer)) or not 0 <= declarer <= 3:
+    if not is_whole(declarer, 0, 3):
         raise ValueError(f"declarer must be a seat 0..3, got {declarer!r}")
     return int((solver or _solver()).solve(h, None, leader, 1 << int(declarer), Objective.MIN))

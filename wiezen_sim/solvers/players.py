@@ -87,7 +87,7 @@ from wiezen_sim.rules.play import PlayRecord, PlayView, play_hand, setup_play, s
 from wiezen_sim.rules.ruleset import RuleSet, get_rules
 from wiezen_sim.solvers.dd import DDSolver, NodeLimitExceeded
 from wiezen_sim.solvers.worlds import AuctionEvidence, InfoSet, PosteriorWorlds, observe, sample_world
-from wiezen_sim.vocabulary import SEATS, Objective
+from wiezen_sim.vocabulary import SEATS, Objective, is_whole
 
 __all__ = [
     "ADAPTIVE_CAP",
@@ -299,7 +299,7 @@ def check_worlds(worlds: int) -> int:
     Raises:
         ValueError: anything else.
     """
-    if isinstance(worlds, bool) or not isinstance(worlds, (int, np.integer)) or not 1 <= worlds <= MAX_WORLDS:
+    if not is_whole(worlds, 1, MAX_WORLDS):
         raise ValueError(f"worlds must be a whole number from 1 to {MAX_WORLDS}, got {worlds!r}")
     return int(worlds)
 

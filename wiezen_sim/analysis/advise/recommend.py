@@ -46,7 +46,7 @@ from wiezen_sim.rules.dealing import check_position
 from wiezen_sim.rules.ruleset import RuleSet, get_rules
 from wiezen_sim.solvers.players import check_worlds
 from wiezen_sim.solvers.worlds import AuctionModel
-from wiezen_sim.vocabulary import seat_name
+from wiezen_sim.vocabulary import is_whole, seat_name
 
 __all__ = ["METHODS", "TROEL_ONLY", "advise", "recommend"]
 
@@ -162,7 +162,7 @@ def advise(
         raise ValueError(f"troel needs three or four aces (RULES.md 1.5); this hand has {aces(mask)}")
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; known: {', '.join(METHODS)}")
-    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples <= 0:
+    if not is_whole(samples, 1):
         raise ValueError(f"samples must be a positive whole number, got {samples!r}")
     if not isinstance(accept_tricks, (int, float, np.number)) or not np.isfinite(accept_tricks) or accept_tricks < 0:
         raise ValueError(f"accept_tricks must be a number of playing tricks, 0 or more, got {accept_tricks!r}")

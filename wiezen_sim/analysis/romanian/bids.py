@@ -66,7 +66,7 @@ from wiezen_sim.rules.romanian import (
     forbidden_bid,
     get_scoring,
 )
-from wiezen_sim.vocabulary import parse_seat
+from wiezen_sim.vocabulary import is_whole, parse_seat
 
 __all__ = [
     "ADVISE_BATCH",
@@ -205,7 +205,7 @@ def parse_turned(trump: int | str | None) -> int | None:
         if trump.strip().lower() in ("none", "-", ""):
             return None
         return parse_card(trump)
-    if isinstance(trump, bool) or not isinstance(trump, int) or not 0 <= trump < 64:
+    if not is_whole(trump, 0, 63):
         raise ValueError(f"trump must be a card or None, got {trump!r}")
     card_name(trump)  # validates the bit number
     return trump
@@ -364,7 +364,7 @@ def advise(
     rule = get_scoring(scoring)
     if model not in MODELS:
         raise ValueError(f"model must be one of {', '.join(MODELS)}, got {model!r}")
-    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+    if not is_whole(samples, 1):
         raise ValueError(f"samples must be a positive integer, got {samples!r}")
     bid_sigma = check_bid_sigma(bid_sigma)
     seed = resolve_seed(seed)

@@ -40,6 +40,7 @@ from wiezen_sim.rules.romanian import (
     game_winners,
     get_scoring,
 )
+from wiezen_sim.vocabulary import is_whole
 
 __all__ = ["DealRecord", "GameRecord", "SimulationResult", "Trick", "play_deal", "play_game", "simulate"]
 
@@ -416,7 +417,7 @@ def simulate(
             (``partial`` True), None before the first.
     """
     check_players(players)
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+    if not is_whole(games, 1):
         raise ValueError(f"games must be a positive integer, got {games!r}")
     names = list(policies)
     if not names:
