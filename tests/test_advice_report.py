@@ -192,3 +192,19 @@ def test_a_bid_that_pays_as_the_recommendation_is_named_beside_the_runner_up(com
     text = adv.format_table()
     assert adv.runner_up is not None and adv.runner_up["contract"] != "vraag"
     assert "(vraag ♣: pays exactly as the recommendation on every deal, so not the runner-up)" in text
+    best = adv.bid_label(adv.recommendation)
+    assert f"vraag ♣: pays as {best}, " in adv.verdict() and "vraag ♣: no" not in adv.verdict()
+
+
+def test_a_runner_up_the_bid_table_hides_is_said_to_be_hidden(compiled_kernels):
+    """The runner-up may be a bid never made in these deals (hidden from the bid table): the report says so
+    (a new user's dealer hand: pass recommended, solo ♣ never made but the next best bid)."""
+    adv = advise("S:J83 H:K72 D:AT4 C:Q953", "dealer", "3C", samples=32, seed=1, n_jobs=1, progress=False)
+    assert adv.runner_up is not None and adv.bid_label(adv.runner_up) == "solo ♣"
+    bid_table = adv.format_table().split("if you declare it")[0]
+    assert not any(line.lstrip().startswith("solo ♣") for line in bid_table.splitlines())
+    line = next(x for x in adv.format_table().splitlines() if x.startswith("runner-up: "))
+    assert line.startswith("runner-up: solo ♣  (") and "; never made in these deals, so not in the bid table)" in line
+    assert "never made" not in next(
+        x for x in adv.format_table(show_all=True).splitlines() if x.startswith("runner-up: ")
+    )

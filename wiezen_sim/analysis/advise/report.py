@@ -168,7 +168,9 @@ class Advice:
     def verdict(self) -> str:
         """The short answer: the best options, the recommended one ``yes``, e.g.
         ``abondance ♠: yes, 0.97, +23 units · miserie: no, 0.05, −27 units · pass: no, +0.0 units``; from
-        the bid values (where there are some) ``vraag ♥: yes, +1.7 units · pass: no, +0.0 units``."""
+        the bid values (where there are some) ``vraag ♥: yes, +1.7 units · pass: no, +0.0 units``; a bid that
+        settles as the recommendation on every deal says so:
+        ``pass: yes, +0.0 units · vraag ♣: pays as pass, +0.0 units``."""
         return " · ".join(self._verdict_parts() + self._close_call())
 
     def _close_call(self) -> list[str]:
@@ -187,8 +189,10 @@ class Advice:
             best = self.bid_label(self.recommendation)
             shown = self._shown_bids(show_all=False)
             ranked = shown.sort_values("ev_units", ascending=False, kind="stable").to_dict(orient="records")
+            alike = self._alike_bids()
             for row in ranked[: VERDICT_OPTIONS + 1]:
-                said = "yes" if self.bid_label(row) == best else "no"
+                label = self.bid_label(row)
+                said = "yes" if label == best else f"pays as {best}" if label in alike else "no"
                 ev = f"{row['ev_units']:+.1f}".replace("-", "−")
                 parts.append(f"{self.bid_label(row)}: {said}, {ev} units")
             return parts
@@ -201,6 +205,15 @@ class Advice:
                 p = "no deal counted" if math.isnan(row["p_success"]) else f"{row['p_success']:.2f}"  # vraag: n = 0
                 parts.append(f"{self.label(row)}: {said}, {p}, {ev} units")
         return parts
+
+    def _alike_bids(self) -> list[str]:
+        """The bids ranked between the recommendation and the runner-up: they settle as the recommendation on
+        every deal (the runner-up is the best bid that does not, :func:`~.recommend.recommend`)."""
+        if self.bids is None or self.runner_up is None:
+            return []
+        best, below = self.bid_label(self.recommendation), self.runner_up["ev_units"]
+        return [self.bid_label(b) for b in self.bids.to_dict(orient="records")
+                if below < b["ev_units"] and self.bid_label(b) != best]  # fmt: skip
 
     def _shown_bids(self, show_all: bool) -> pd.DataFrame:
         """The bid values shown (by the verdict and the bid table): without ``show_all``, not the bids whose
@@ -358,16 +371,17 @@ class Advice:
             + (" (the default method)" if m["method"] == "dd" else ""),
         ]
         if run is not None:
+            unseen = self.bids is not None and self.bid_label(run) not in {
+                self.bid_label(b) for b in self._shown_bids(show_all).to_dict(orient="records")
+            }
             lines.append(
-                f"runner-up: {self.bid_label(run)}  ({run['ev_units']:+.2f} units); "
-                f"P(recommendation really better) = {self.p_order:.3f}"
+                f"runner-up: {self.bid_label(run)}  ({run['ev_units']:+.2f} units"
+                + ("; never made in these deals, so not in the bid table" if unseen else "")
+                + f"); P(recommendation really better) = {self.p_order:.3f}"
             )
-            if self.bids is not None:  # a bid between the two settles as the recommendation on every deal
-                between = [self.bid_label(b) for b in self.bids.to_dict(orient="records")
-                           if run["ev_units"] < b["ev_units"] and self.bid_label(b) != self.bid_label(rec)]  # fmt: skip
-                if between:
-                    lines.append(f"({', '.join(between)}: pays exactly as the recommendation on every deal, so "
-                                 "not the runner-up)")  # fmt: skip
+            if between := self._alike_bids():
+                lines.append(f"({', '.join(between)}: pays exactly as the recommendation on every deal, so "
+                             "not the runner-up)")  # fmt: skip
         lines += [
             "",
             f"p_success: probability the contract is made ({METHOD_WORDS[m['method']]}), with its 95% Wilson interval;",
