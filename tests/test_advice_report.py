@@ -109,15 +109,16 @@ def test_verdict_of_a_vraag_nobody_accepted():
 
 
 def test_a_vraag_nobody_accepted_is_not_a_row_of_zeros(compiled_kernels):
-    """Nobody accepts a vraag with this hand in these deals: no row of +0.00 with n 0, but named as never made."""
+    """Nobody accepts a vraag with this hand in these deals: no row of +0.00 with n 0, but named as not accepted
+    (not as never made: it was never played)."""
     advice = advise("S:AKQJT98 H:AK4 D:KQ C:7", "third", "6S", samples=12, seed=1, n_jobs=1)
     vraag = advice.table[(advice.table.contract == "vraag") & (advice.table.partner == "accepting")]
     assert len(vraag) == 1 and (vraag.n == 0).all()
     text = advice.format_table()
     table = text.split("if you declare it", 1)[1]
     assert not any(line.lstrip().startswith("vraag") for line in table.splitlines())
-    never = next(line for line in table.splitlines() if line.startswith("never made in these deals, not shown: "))
-    assert "vraag ♠ (0)" in never  # with the deals it was asked on
+    assert "nobody accepted in these deals, not shown: vraag ♠" in table.splitlines()
+    assert not any("vraag" in line for line in table.splitlines() if line.startswith("never made"))
     recommendation = next(line for line in text.splitlines() if line.startswith("recommendation: "))
     assert recommendation.endswith(", double dummy (the default method)")
     assert any(line.lstrip().startswith("vraag") for line in advice.format_table(show_all=True).splitlines())
@@ -192,6 +193,7 @@ def test_a_bid_that_pays_as_the_recommendation_is_named_beside_the_runner_up(com
     text = adv.format_table()
     assert adv.runner_up is not None and adv.runner_up["contract"] != "vraag"
     assert "(vraag ♣: pays exactly as the recommendation on every deal, so not the runner-up)" in text
+    assert "nobody accepted in these deals, not shown: vraag ♣ (after you nobody is left to accept)" in text
     best = adv.bid_label(adv.recommendation)
     assert f"vraag ♣: pays as {best}, " in adv.verdict() and "vraag ♣: no" not in adv.verdict()
 

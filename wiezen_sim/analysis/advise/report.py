@@ -25,7 +25,7 @@ import pandas as pd
 from wiezen_sim.cards import SUIT_SYMBOLS, SUITS, parse_card, parse_hand
 from wiezen_sim.rules.auction import TROEL_OVERCALLS
 from wiezen_sim.rules.contracts import contract_spec
-from wiezen_sim.vocabulary import ELDEST, parse_seat, seat_name
+from wiezen_sim.vocabulary import DEALER, ELDEST, parse_seat, seat_name
 
 __all__ = ["METHOD_WORDS", "Advice", "Comparison", "describe_pimc", "option_name", "partner_words"]
 
@@ -354,8 +354,13 @@ class Advice:
             *self._bid_lines(show_all),
             shown.to_string(index=False) if len(shown) else "(no contract row shown)",
         ]
-        if never:
-            names = ", ".join(f"{self.label(r)} ({int(r['n'])})" for r in never)
+        unaccepted = [r for r in never if r["n"] == 0]  # a vraag nobody accepted: not asked, so not "never made"
+        if unaccepted:
+            last = " (after you nobody is left to accept)" if parse_seat(m["seat"]) == DEALER else ""
+            names = ", ".join(self.label(r) for r in unaccepted)
+            lines.append(f"nobody accepted in these deals, not shown: {names}{last}")
+        if made_never := [r for r in never if r["n"] != 0]:
+            names = ", ".join(f"{self.label(r)} ({int(r['n'])})" for r in made_never)
             lines.append(f"never made in these deals, not shown: {names} (in brackets the deals it was asked on: a "
                          "contract that cannot beat the best stops being asked; --all shows every row)")  # fmt: skip
         if hidden:
