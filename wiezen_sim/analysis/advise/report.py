@@ -194,7 +194,7 @@ class Advice:
                 label = self.bid_label(row)
                 said = "yes" if label == best else f"pays as {best}" if label in alike else "no"
                 ev = f"{row['ev_units']:+.1f}".replace("-", "−")
-                parts.append(f"{self.bid_label(row)}: {said}, {ev} units")
+                parts.append(f"{label}: {said}, {ev} units")
             return parts
         for row in self._ranked()[: VERDICT_OPTIONS + 1]:
             said = "yes" if self.label(row) == best else "no"

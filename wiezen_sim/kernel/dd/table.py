@@ -141,9 +141,9 @@ def _suit_totals(kw0):
 
 @njit(cache=True, inline="always")
 def _entry_head(kw0, kw1, c0, c1, n_mask):
-    """Hash chain of an entry: of its key, and when its pattern has whole suits also of the
-    owners of every card of those suits (``c0``/``c1`` restricted to them, the same for the
-    position and for every matching entry, since the segment covers those suits)."""
+    """Hash chain of an entry: of its key, and also of the owners of every card of its whole
+    suits and of the top two cards of its suits of state 3 (``c0``/``c1`` restricted to them,
+    the same for the position and for every matching entry, since the segment covers them)."""
     code = (kw1 >> CODE_SHIFT) & CODE_MASK
     whole = _CODE_WHOLE[code]
     two = _CODE_TOP_TWO[code]
@@ -397,7 +397,7 @@ def _tt_grow(tt, stats):
     stats[STAT_HEAD_DOUBLINGS] += 1
     n_mask = _head_mask(tt, stats)
     n = tt.shape[0]
-    for r in range(_code_set(n, n_mask, n_mask)[0], n):
+    for r in range(_code_set(n, n_mask, n_mask)[0], n):  # from the last code set's row: the whole head region
         tt[r, :] = 0
     for i in range(stats[STAT_TT_ENTRIES]):
         _tt_link(tt, i, n_mask)
