@@ -181,7 +181,9 @@ def test_troel_asked_of_a_hand_without_three_aces_is_an_error():
         ({"samples": 2.5}, "samples must be a positive whole number, got 2.5"),
         ({"samples": True}, "samples must be a positive whole number, got True"),
         ({"seed": 1.5}, "seed must be a non-negative integer, got 1.5"),
-        ({"accept_tricks": float("nan")}, "accept_tricks must be a number of playing tricks, 0 or more, got nan"),
+        ({"accept_tricks": float("nan")}, "accept_tricks must be a number of playing tricks from 0 to 13, got nan"),
+        ({"accept_tricks": True}, "accept_tricks must be a number of playing tricks from 0 to 13, got True"),
+        ({"accept_tricks": 14}, "accept_tricks must be a number of playing tricks from 0 to 13, got 14"),
     ],
 )
 def test_the_python_api_refuses_bad_arguments_before_work(kwargs, message):

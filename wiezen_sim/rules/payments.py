@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from wiezen_sim.rules.contracts import Side, contract_spec, succeeded
 from wiezen_sim.rules.ruleset import RuleSet
-from wiezen_sim.vocabulary import SEATS
+from wiezen_sim.vocabulary import SEATS, is_whole
 
 __all__ = ["ALL_TRICKS", "add_payments", "contract_value", "settle", "settle_ronde_pas"]
 
@@ -34,12 +34,19 @@ def contract_value(
         and the 13-trick doubling included (RULES.md 1.6).
 
     Raises:
-        ValueError: unknown contract, tricks outside 0..13, or a bad level.
+        ValueError: unknown contract or one these rules do not play, tricks or target not a
+            whole number from 0 to the contract's tricks (13; 12 in kleine miserie), or a bad level.
     """
     spec = contract_spec(contract)
-    if not 0 <= tricks <= spec.tricks:
-        raise ValueError(f"{contract}: tricks must be 0..{spec.tricks}, got {tricks}")
-    if level is not None and (not contract.startswith("abondance") or level not in (9, 10, 11, 12)):
+    if spec.name not in rules.contracts():
+        raise ValueError(
+            f"{spec.name} is not played under the rules {rules.name!r}; they have {', '.join(rules.contracts())}"
+        )
+    if not is_whole(tricks, 0, spec.tricks):
+        raise ValueError(f"{contract}: tricks must be a whole number from 0 to {spec.tricks}, got {tricks!r}")
+    if target is not None and not is_whole(target, 0, spec.tricks):
+        raise ValueError(f"{contract}: target must be a whole number from 0 to {spec.tricks}, got {target!r}")
+    if level is not None and (not contract.startswith("abondance") or not is_whole(level, 9, 12)):
         raise ValueError(f"level {level} is only for abondance, 9..12")
     need = target if target is not None else level if level is not None else rules.target(contract)
     rule = rules.payments.contracts[contract]

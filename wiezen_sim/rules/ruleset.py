@@ -201,7 +201,7 @@ class RuleSet:
         for f in dataclasses.fields(self):
             if f.type == "bool":
                 _flag(getattr(self, f.name), f.name)
-        if not isinstance(self.vraag_tricks, int) or self.vraag_tricks not in (8, 9):  # 8.0 is not a trick count
+        if not is_whole(self.vraag_tricks, 8, 9):  # 8.0 is not a trick count
             raise ValueError(f"vraag_tricks must be 8 or 9, got {self.vraag_tricks!r}")
         _choice(self.four_ace_partner, ("highest_heart", "highest_missing"), "four_ace_partner")
         _choice(self.abondance_level_payment, ("same", "rising"), "abondance_level_payment")

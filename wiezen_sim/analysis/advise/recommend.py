@@ -43,6 +43,7 @@ from wiezen_sim.parallel import (
 from wiezen_sim.rules.auction import aces
 from wiezen_sim.rules.contracts import contract_spec
 from wiezen_sim.rules.dealing import check_position
+from wiezen_sim.rules.payments import ALL_TRICKS
 from wiezen_sim.rules.ruleset import RuleSet, get_rules
 from wiezen_sim.solvers.players import check_worlds
 from wiezen_sim.solvers.worlds import AuctionModel
@@ -147,7 +148,7 @@ def advise(
 
     Raises:
         ValueError: bad hand, seat, turned card, rules, method, contract name or list, samples not a
-            whole number ≥ 1, a seed not a whole number ≥ 0, accept_tricks not a finite number ≥ 0,
+            whole number ≥ 1, a seed not a whole number ≥ 0, accept_tricks not a number 0..13 (not a bool),
             troel asked of a hand without three aces, or a position where the seats before this one
             almost never pass under the model (:class:`~wiezen_sim.analysis.advise.bids.PassedDeals`).
         Interrupted: Ctrl-C or SIGTERM (:mod:`wiezen_sim.parallel`); its ``partial`` is the
@@ -164,8 +165,14 @@ def advise(
         raise ValueError(f"unknown method {method!r}; known: {', '.join(METHODS)}")
     if not is_whole(samples, 1):
         raise ValueError(f"samples must be a positive whole number, got {samples!r}")
-    if not isinstance(accept_tricks, (int, float, np.number)) or not np.isfinite(accept_tricks) or accept_tricks < 0:
-        raise ValueError(f"accept_tricks must be a number of playing tricks, 0 or more, got {accept_tricks!r}")
+    if (
+        isinstance(accept_tricks, bool)
+        or not isinstance(accept_tricks, (int, float, np.number))
+        or not 0 <= accept_tricks <= ALL_TRICKS
+    ):  # NaN fails the comparison too
+        raise ValueError(
+            f"accept_tricks must be a number of playing tricks from 0 to {ALL_TRICKS}, got {accept_tricks!r}"
+        )
     check_worlds(worlds)
     backend = resolve_backend(backend, n_jobs)
     seed = resolve_seed(seed)
