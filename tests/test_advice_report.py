@@ -210,3 +210,14 @@ def test_a_runner_up_the_bid_table_hides_is_said_to_be_hidden(compiled_kernels):
     assert "never made" not in next(
         x for x in adv.format_table(show_all=True).splitlines() if x.startswith("runner-up: ")
     )
+
+
+def test_the_contract_table_leaves_out_columns_blank_in_every_row(compiled_kernels):
+    """Only pass left in the contract table (solo never made): its header was every column name squashed
+    over one row of blanks (session 22's note); a column blank in every row is left out."""
+    adv = advise("S:5432 H:5432 D:543 C:32", "eldest", "AH", samples=32, seed=1, n_jobs=1, progress=False,
+                 contracts=["solo"])  # fmt: skip
+    lines = adv.format_table().split("if you declare it")[1].splitlines()
+    assert lines[1].split() == ["contract", "ev_units"] and lines[2].split() == ["pass", "+0.00"]
+    full = adv.format_table(show_all=True).split("if you declare it")[1].splitlines()
+    assert "p_success" in full[1] and "mean_tricks" in full[1]  # solo's row fills them

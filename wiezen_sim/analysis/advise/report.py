@@ -336,6 +336,7 @@ class Advice:
         shown["ev 95% CI"] = interval("ev_low", "ev_high", "{:+.1f}")
         shown["mean_tricks"] = num("mean_tricks", "{:.2f}")
         shown["n"] = ["" if x is None else str(int(x)) for x in rows["n"]]
+        shown = shown.loc[:, [c == "contract" or shown[c].astype(bool).any() for c in shown.columns]]  # no blank column
         rec, run = self.recommendation, self.runner_up
         hint = self.misere_hint()
         worlds = f"{m['worlds']} world{'s' if m['worlds'] != 1 else ''}" if m["method"].startswith("pimc") else ""
