@@ -108,6 +108,16 @@ def test_verdict_of_a_vraag_nobody_accepted():
     assert advice.verdict() == want
 
 
+def test_the_verdict_never_says_minus_zero():
+    """A loss that rounds to nothing reads +0.0 (a new user's dd run said "pass: no, −0.0 units")."""
+    table = pd.DataFrame([
+        {"contract": "solo", "trump": "H", "partner": None, "p_success": 0.5, "ev_units": -0.03, "n": 64},
+        {"contract": "miserie", "trump": None, "partner": None, "p_success": 0.4, "ev_units": -1.94, "n": 64},
+    ])  # fmt: skip
+    advice = Advice(table, pd.DataFrame(), {"contract": "pass", "trump": None, "ev_units": 0.0}, None, 1.0, {})
+    assert advice.verdict() == "pass: yes, +0.0 units · solo ♥: no, 0.50, +0.0 units · miserie: no, 0.40, −1.9 units"
+
+
 def test_a_vraag_nobody_accepted_is_not_a_row_of_zeros(compiled_kernels):
     """Nobody accepts a vraag with this hand in these deals: no row of +0.00 with n 0, but named as not accepted
     (not as never made: it was never played)."""

@@ -85,6 +85,12 @@ def _records(table: pd.DataFrame) -> list[dict]:
     return table.astype(object).where(table.notna(), None).to_dict(orient="records")
 
 
+def _verdict_units(ev: float) -> str:
+    """An expected settlement as the verdict gives it: one decimal, a true minus sign, and no
+    "−0.0" for a loss that rounds to nothing."""
+    return f"{(ev if round(ev, 1) else 0.0):+.1f}".replace("-", "−")
+
+
 @dataclass
 class Advice:
     """Result of :func:`~wiezen_sim.analysis.advise.advise`.
@@ -193,12 +199,12 @@ class Advice:
             for row in ranked[: VERDICT_OPTIONS + 1]:
                 label = self.bid_label(row)
                 said = "yes" if label == best else f"pays as {best}" if label in alike else "no"
-                ev = f"{row['ev_units']:+.1f}".replace("-", "−")
+                ev = _verdict_units(row["ev_units"])
                 parts.append(f"{label}: {said}, {ev} units")
             return parts
         for row in self._ranked()[: VERDICT_OPTIONS + 1]:
             said = "yes" if self.label(row) == best else "no"
-            ev = f"{row['ev_units']:+.1f}".replace("-", "−")
+            ev = _verdict_units(row["ev_units"])
             if row["contract"] == "pass":
                 parts.append(f"pass: {said}, {ev} units")
             else:
@@ -392,7 +398,8 @@ class Advice:
             "",
             f"p_success: probability the contract is made ({METHOD_WORDS[m['method']]}), with its 95% Wilson interval;",
             "ev_units: your expected settlement in units (chips), RULES.md 1.6, with its 95% Student-t interval;",
-            "mean_tricks: tricks of the declaring side (blank where only a target test is run);",
+            "mean_tricks: tricks of the declaring side (blank where only success is settled: double dummy asks a",
+            "target test, a played deal stops once the contract is made or broken);",
             "n: the deals that row counts, at most the sampled deals: a contract that cannot beat the best stops",
             "being asked after a round, and a vraag counts only the deals where someone accepts.",
             "partner (vraag): the seat that goes with you; 'the first seat that accepts' counts only the deals where",
