@@ -25,6 +25,7 @@ import pandas as pd
 from wiezen_sim.cards import SUIT_SYMBOLS, SUITS, parse_card, parse_hand
 from wiezen_sim.rules.auction import TROEL_OVERCALLS
 from wiezen_sim.rules.contracts import contract_spec
+from wiezen_sim.solvers.worlds import PILOT
 from wiezen_sim.vocabulary import DEALER, ELDEST, parse_seat, seat_name
 
 __all__ = ["METHOD_WORDS", "Advice", "Comparison", "describe_pimc", "option_name", "partner_words"]
@@ -44,15 +45,18 @@ METHOD_WORDS = {
 def describe_pimc(meta: dict) -> str:
     """PIMC effort of a run in words: decisions, the worlds left out as too deep to solve, and (players reading the
     auction) the options whose auction the model would not bid and the decisions where every world drawn has a seat
-    bidding off the model or a seat's bids were left unread (that seat's hand guessed from the play alone)."""
+    bidding off the model or a seat's bids were left unread (that seat's hand guessed from the play alone; a bid
+    is left unread when the model makes it with none of the :data:`~wiezen_sim.solvers.worlds.PILOT` hands drawn)."""
     n = meta["pimc_decisions"]
-    text = (f"{n:,} card decisions; worlds left out of a decision as too deep to solve: "
+    text = (f"{n:,} card decisions; worlds left out of a decision as too deep to solve (it chooses on the others): "
             f"{meta['worlds_dropped']:,}")  # fmt: skip
     if "auction_contradicted" in meta:
         text += (f"; guesses read the auction as the {meta['auction_model']} bids; options whose auction that bot "
                  f"would not bid: {meta['auction_off_model']:,} (the other players still guess hands the bot bids "
-                 "with, and may be misled, as at a table); decisions where the play had ruled out the hands "
-                 "with which the bot makes some seat's bids (that hand guessed from the play alone): "
+                 "with, and may be misled, as at a table); decisions that could not read some seat's bids and "
+                 "guessed its hand from the play alone (the bot makes those bids with no hand the play allows, or "
+                 f"with none of the {PILOT:,} hands drawn, as with a rare bid such as abondance; or every world "
+                 "drawn had that seat bidding off the bot): "
                  f"{meta['auction_contradicted']:,} of {n:,}")  # fmt: skip
     return text
 
