@@ -174,6 +174,20 @@ def test_a_misere_answer_under_double_dummy_points_to_pimc(compiled_kernels):
     assert "--method pimc" not in strong.format_table().split("if you declare it")[0]
 
 
+def test_the_misere_hint_names_the_misere_contracts_double_dummy_never_made():
+    """A new user's low hand (helper, session 23): double dummy made kleine miserie and never pico, which both
+    PIMC methods made on every deal; the hint names the hidden pico instead of leaving it to the never-made line."""
+    table = pd.DataFrame([
+        {"contract": "kleine_miserie", "trump": None, "partner": None, "p_success": 1.0, "ev_units": 15.0, "n": 40},
+        {"contract": "pico", "trump": None, "partner": None, "p_success": 0.0, "ev_units": -18.0, "n": 8},
+        {"contract": "solo", "trump": "H", "partner": None, "p_success": 0.0, "ev_units": -12.0, "n": 8},
+    ])  # fmt: skip
+    rec = {"contract": "kleine_miserie", "trump": None, "ev_units": 15.0}
+    hint = Advice(table, pd.DataFrame(), rec, None, 1.0, {"method": "dd"}).misere_hint()
+    assert "at a table; never made here: pico. --method pimc plays it" in hint and "solo" not in hint
+    assert Advice(table, pd.DataFrame(), rec, None, 1.0, {"method": "pimc"}).misere_hint() == ""
+
+
 def test_a_close_call_is_said_in_the_verdict():
     """Below CLOSE_CALL the verdict says how likely the recommendation is to be really better; not above it."""
     table = pd.DataFrame([

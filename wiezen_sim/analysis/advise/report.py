@@ -275,13 +275,16 @@ class Advice:
     def misere_hint(self, pimc: str = "--method pimc") -> str:
         """Under double dummy, a sentence that points to the PIMC method (named ``pimc``: the CLI's option by
         default) when a misère-family contract one may bid was made on some sampled deal (double-dummy defenders
-        see the declarer's cards, which flatters them; the misère family: RULES.md 1.3); else empty."""
-        rows = self.table[self.biddable() & (self.table["p_success"] > 0)]
-        if self.meta["method"] != "dd" or not any(contract_spec(c).misere for c in rows["contract"]):
+        see the declarer's cards, which flatters them; the misère family: RULES.md 1.3), naming those of the
+        family never made (hidden from the table, they may be the best bid at a table); else empty."""
+        misere = self.table[self.biddable() & self.table["contract"].map(lambda c: contract_spec(c).misere)]
+        if self.meta["method"] != "dd" or not (misere["p_success"] > 0).any():
             return ""
+        never = [self.label(r) for r in _records(misere[misere["p_success"] == 0])]
         return (
-            "Double dummy lets the defenders of a misère see your cards, so it is made less often than at a "
-            f"table: {pimc} plays it with players who guess the unseen cards from the auction (slower)."
+            "Double dummy lets the defenders of a misère see your cards, so it is made less often than at a table"
+            + (f"; never made here: {', '.join(never)}." if never else ":")
+            + f" {pimc} plays it with players who guess the unseen cards from the auction (slower)."
         )
 
     def partial_note(self) -> str:
