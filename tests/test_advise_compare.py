@@ -89,6 +89,9 @@ def test_comparison_leaves_out_rows_never_made_and_names_them():
     assert "never made under any method or no deal counted, not shown: solo in H, vraag in H" in out
     assert not any(line.lstrip().startswith(("solo", "vraag")) for line in lines)
     assert "3 rows not compared: a vraag with a fixed partner seat" in out
+    assert lines[0].startswith("hand S:5432 H:432 D:432 C:432  seat 0 (0)") and "no stop rule" in lines[1]
+    key = out.split("\n\np_<method>")[1]  # the key names the methods compared, not others (a new user's reading)
+    assert "dd: double dummy, pimc: played by four PIMC players" in key and "heuristic" not in key
     everything = _comparison().format_table(show_all=True)
     assert "not shown: solo" not in everything
     assert any(line.lstrip().startswith("solo in H") and "-90.00" in line for line in everything.splitlines())

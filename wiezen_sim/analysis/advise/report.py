@@ -489,8 +489,9 @@ class Comparison:
             ]  # fmt: skip
         efforts = [f"{method}: {describe_pimc(e)}" for method, e in m.get("pimc_effort", {}).items()]
         lines = [
-            f"hand {m['hand']}  seat {m['seat']}  turned {m['turned']}  rules {m['rules']}",
-            f"{m['samples']} sampled deals (the same for every method), seed {m['seed']}, methods "
+            f"hand {m['hand']}  seat {m['seat']} ({parse_seat(m['seat'])})  turned {m['turned']}  rules {m['rules']}",
+            f"{m['samples']} sampled deals (the same for every method, every contract played on each: no stop rule in"
+            f" a comparison), seed {m['seed']}, methods "
             + ", ".join(f"{x} ({METHOD_WORDS[x]})" for x in methods)
             + (f"; {m['worlds']} PIMC worlds per card decision" if efforts else ""),
             *[f"  {line}" for line in efforts],
@@ -507,8 +508,9 @@ class Comparison:
                          "accepts)")  # fmt: skip
         lines += [
             "",
-            "p_<method>: probability the contract is made: dd = double dummy, pimc / pimc-uniform / heuristic = four",
-            "such players; ev_<method>: your expected settlement in units (chips), RULES.md 1.6;",
+            "p_<method>: probability the contract is made ("
+            + ", ".join(f"{x}: {METHOD_WORDS[x]}" for x in methods)
+            + "); ev_<method>: your expected settlement in units (chips), RULES.md 1.6;",
             f"<method> − {first}: the difference of p_<method> and p_{first} with a 95% interval for paired "
             "proportions",
             "(Newcombe's hybrid score interval: the same deals under both methods).",
