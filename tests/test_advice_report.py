@@ -50,7 +50,7 @@ def test_troel_obligation_hides_other_contracts_and_shows_troel_trump(capsys):
     out = run(capsys, *THREE_ACES, *RUN)
     table = out.split("verdict: ", 1)[1]
     assert "troel ♣" in table  # the missing ace is the ace of clubs: clubs are trump
-    assert "vraag" not in table.split("rows not shown")[0]
+    assert not any(line.lstrip().startswith("vraag") for line in table.split("rows not shown")[0].splitlines())
     assert "pass: " not in out.split("\n\n")[1]  # no pass under the obligation
     assert "troel is obligatory" in out
 

@@ -96,7 +96,8 @@ def play_options(rules: RuleSet, hand: int) -> list[tuple[str, int | None]]:
 def default_model(accept_tricks: float) -> ThresholdBidder:
     """The ``pimc`` method's bidding model: the neutral threshold bot, accepting a vraag with
     ``accept_tricks`` playing tricks in the turned suit (the advisor's acceptance rule)."""
-    return ThresholdBidder(thresholds={"accept": accept_tricks}, name=f"threshold bot, accept {accept_tricks:g}")
+    name = f"threshold bot that accepts a vraag with {accept_tricks:g}+ playing tricks"
+    return ThresholdBidder(thresholds={"accept": accept_tricks}, name=name)
 
 
 def auction_behind(deal: Deal, contract: str, suit: int | None, seat: int, acceptor: int | None,

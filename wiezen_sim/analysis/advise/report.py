@@ -51,7 +51,7 @@ def describe_pimc(meta: dict) -> str:
     text = (f"{n:,} card decisions; worlds left out of a decision as too deep to solve (it chooses on the others): "
             f"{meta['worlds_dropped']:,}")  # fmt: skip
     if "auction_contradicted" in meta:
-        text += (f"; guesses read the auction as the {meta['auction_model']} bids; options whose auction that bot "
+        text += (f"; guesses read the auction as bid by the {meta['auction_model']}; options whose auction that bot "
                  f"would not bid: {meta['auction_off_model']:,} (the other players still guess hands the bot bids "
                  "with, and may be misled, as at a table); decisions that could not read some seat's bids and "
                  "guessed its hand from the play alone (the bot makes those bids with no hand the play allows, or "
