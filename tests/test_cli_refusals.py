@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from wiezen_sim.cli import main
+
 SPEC = """
 contracts = ["solo"]
 samples = 1
@@ -116,3 +118,11 @@ def test_advise_refuses_a_bad_position_or_rules_before_importing_the_kernel(argv
             "sys.exit(rc if not {'numba', 'pandas'} & set(sys.modules) else 99)")  # fmt: skip
     run = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True)
     assert run.returncode == 2 and run.stderr.startswith("wiezen-sim advise: error:"), (run.returncode, run.stderr)
+
+
+def test_advise_says_a_bad_hand_before_asking_for_the_turned_card(capsys):
+    """A 3-card hand without --turned: the hand's error first (it asked for the turned card, then refused the hand)."""
+    assert main(["advise", "S:AKQ", "--seat", "eldest"]) == 2
+    assert capsys.readouterr().err.strip() == "wiezen-sim advise: error: hand 'S:AKQ' has 3 cards, expected 13"
+    assert main(["advise", "S:AKQJ98 H:AK2 D:K3 C:52", "--seat", "eldest"]) == 2
+    assert "give the turned card with --turned CARD" in capsys.readouterr().err

@@ -6,6 +6,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING
 
+from wiezen_sim.cards import parse_hand
 from wiezen_sim.cli.args import (
     WIEZEN_SEATS,
     UsageError,
@@ -69,6 +70,7 @@ def run(args: argparse.Namespace) -> None:
     """Estimate every contract of the hand and print the verdict and the table (or JSON, CSV)."""
     if args.hand:
         if args.turned is None:
+            parse_hand(" ".join(args.hand), size=13)  # a bad hand is said first, not after the turned card is given
             raise UsageError("give the turned card with --turned CARD")
         hand, seat, turned = " ".join(args.hand), 0 if args.seat is None else args.seat, args.turned
     else:
