@@ -168,6 +168,12 @@ def test_check_position_dealer_holds_turned():
     assert np.uint64(sample_seeds(1, 1)[0]) > 0
 
 
+def test_contracts_that_leave_out_an_obligatory_troel_are_an_error():
+    """Four aces and only abondance asked (a tester's run): the table said pass, which the obligation forbids."""
+    with pytest.raises(ValueError, match="with 4 aces troel is obligatory .*: only troel, open_miserie, solo_slim"):
+        advise("S:AKQJ H:A32 D:A32 C:A32", "eldest", "7H", samples=4, seed=1, n_jobs=1, contracts=["abondance"])
+
+
 def test_troel_asked_of_a_hand_without_three_aces_is_an_error():
     with pytest.raises(ValueError, match="troel needs three or four aces"):
         advise("S:AKQJ98 H:AK2 D:K3 C:52", "eldest", "7H", samples=4, seed=1, n_jobs=1, contracts=["troel"])
@@ -183,6 +189,8 @@ def test_troel_asked_of_a_hand_without_three_aces_is_an_error():
         ({"seed": 1.5}, "seed must be a non-negative integer, got 1.5"),
         ({"accept_tricks": float("nan")}, "accept_tricks must be a number of playing tricks from 0 to 13, got nan"),
         ({"accept_tricks": True}, "accept_tricks must be a number of playing tricks from 0 to 13, got True"),
+        ({"rules": "classic", "contracts": ["pico", "miserie"]}, "pico: not played under the rules 'classic'"),
+        ({"rules": "levels", "contracts": ["abondance_in_troef"]}, "abondance_in_troef: not played under the rules"),
         ({"accept_tricks": 14}, "accept_tricks must be a number of playing tricks from 0 to 13, got 14"),
     ],
 )

@@ -40,8 +40,8 @@ from wiezen_sim.parallel import (
     run_batches,
     stop_signals,
 )
-from wiezen_sim.rules.auction import aces
-from wiezen_sim.rules.contracts import contract_spec
+from wiezen_sim.rules.auction import TROEL_OVERCALLS, aces
+from wiezen_sim.rules.contracts import CONTRACTS, contract_spec
 from wiezen_sim.rules.dealing import check_position
 from wiezen_sim.rules.payments import ALL_TRICKS
 from wiezen_sim.rules.ruleset import RuleSet, get_rules
@@ -50,6 +50,24 @@ from wiezen_sim.solvers.worlds import AuctionModel
 from wiezen_sim.vocabulary import is_whole, seat_name
 
 __all__ = ["METHODS", "TROEL_ONLY", "advise", "recommend"]
+
+
+def _check_wanted(wanted: frozenset[str], rules: RuleSet, aces_held: int) -> None:
+    """Refuse a ``contracts=`` list the position cannot bid: a contract these rules do not play, troel
+    without three aces (RULES.md 1.5), or, with three or four aces, none of troel and its overcalls
+    (troel is obligatory, RULES.md 1.4)."""
+    played = rules.contracts()
+    unplayed = sorted(wanted - set(played), key=list(CONTRACTS).index)
+    if unplayed:
+        raise ValueError(
+            f"{', '.join(unplayed)}: not played under the rules {rules.name!r}; they have {', '.join(played)}"
+        )
+    if "troel" in wanted and aces_held < 3:
+        raise ValueError(f"troel needs three or four aces (RULES.md 1.5); this hand has {aces_held}")
+    allowed = [c for c in ("troel", *TROEL_OVERCALLS) if c in played]
+    if aces_held >= 3 and not wanted & set(allowed):
+        raise ValueError(f"with {aces_held} aces troel is obligatory (RULES.md 1.4): only {', '.join(allowed)} can "
+                         f"be bid, not {', '.join(sorted(wanted, key=list(CONTRACTS).index))}")  # fmt: skip
 
 
 def advise(
@@ -149,7 +167,8 @@ def advise(
     Raises:
         ValueError: bad hand, seat, turned card, rules, method, contract name or list, samples not a
             whole number ≥ 1, a seed not a whole number ≥ 0, accept_tricks not a number 0..13 (not a bool),
-            troel asked of a hand without three aces, or a position where the seats before this one
+            a contract the rules do not play, troel asked of a hand without three aces, contracts that leave
+            out troel and its overcalls on a hand with three or four aces, or a position where the seats before this one
             almost never pass under the model (:class:`~wiezen_sim.analysis.advise.bids.PassedDeals`).
         Interrupted: Ctrl-C or SIGTERM (:mod:`wiezen_sim.parallel`); its ``partial`` is the
             Advice over the deals finished (``meta["partial"]`` True), None before the first.
@@ -159,8 +178,8 @@ def advise(
     if contracts is not None and (isinstance(contracts, str) or not contracts):
         raise ValueError(f"contracts must be a non-empty list of contract names, got {contracts!r}")
     wanted = None if contracts is None else frozenset(contract_spec(c).name for c in contracts)
-    if wanted is not None and "troel" in wanted and aces(mask) < 3:
-        raise ValueError(f"troel needs three or four aces (RULES.md 1.5); this hand has {aces(mask)}")
+    if wanted is not None:
+        _check_wanted(wanted, rule_set, aces(mask))
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; known: {', '.join(METHODS)}")
     if not is_whole(samples, 1):
