@@ -131,7 +131,7 @@ def test_presets_omit_switched_off_contracts():
             ["S:AKQJT98765432", "--turned", "2H", "--samples", "2", "--out", "/nonexistent/dir/x.csv"],
             "not a file in an existing folder",
         ),
-        (["S:AKQJT98765432", "--turned", "2H", "--samples", "2", "--out", ""], "argument --out: an empty file name"),
+        (["S:AKQJT98765432", "--turned", "2H", "--samples", "2", "--out", ""], "argument --out: '' names no file"),
     ],
 )
 def test_bad_input_one_line_exit_2(capsys, argv, message):
@@ -170,7 +170,7 @@ def test_check_position_dealer_holds_turned():
 
 def test_contracts_that_leave_out_an_obligatory_troel_are_an_error():
     """Four aces and only abondance asked (a tester's run): the table said pass, which the obligation forbids."""
-    with pytest.raises(ValueError, match="with 4 aces troel is obligatory .*: only troel, open_miserie, solo_slim"):
+    with pytest.raises(ValueError, match=r"with 4 aces troel is obligatory .*: only troel, open_miserie, solo_slim"):
         advise("S:AKQJ H:A32 D:A32 C:A32", "eldest", "7H", samples=4, seed=1, n_jobs=1, contracts=["abondance"])
 
 

@@ -101,6 +101,16 @@ def test_simulate_out_in_a_missing_folder_is_refused_before_the_run(tmp_path):
 )
 def test_huge_counts_are_refused_before_any_work(tmp_path, argv, message):
     assert message in refuse(tmp_path, *argv)
+
+
+def test_advise_outputs_that_name_no_file_or_the_same_file_are_refused(tmp_path):
+    """A tester's runs: ``--out same.png --plot same.png`` left the table in a file named same.png, and
+    ``--out -`` wrote a file named "-"; both now refused before the run, nothing written."""
+    said = refuse(tmp_path, "advise", "--out", "same.png", "--plot", "./same.png")
+    assert said.endswith("--out and --plot name the same file, ./same.png: the table would overwrite the chart")
+    assert "'-' names no file (leave --out out to print the result)" in refuse(tmp_path, "advise", "--out", "-")
+    assert "'' names no file" in refuse(tmp_path, "advise", "--out", "")
+    assert list(tmp_path.iterdir()) == []
     assert files(tmp_path) == set()
 
 

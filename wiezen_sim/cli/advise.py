@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from typing import TYPE_CHECKING
 
 from wiezen_sim.cards import parse_hand
@@ -80,6 +81,8 @@ def run(args: argparse.Namespace) -> None:
         raise UsageError("--compare runs the methods it names (e.g. --compare dd,pimc); leave out --method")
     if args.compare and args.plot:
         raise UsageError("--plot is for a single method: leave out --compare")
+    if args.out and args.plot and os.path.realpath(args.out) == os.path.realpath(args.plot):
+        raise UsageError(f"--out and --plot name the same file, {args.plot}: the table would overwrite the chart")
     played = args.compare or (args.method,)
     if args.worlds is not None and not any(m.startswith("pimc") for m in played):
         raise UsageError("--worlds is for PIMC play: add --method pimc (or pimc-uniform), or compare a pimc method")

@@ -149,8 +149,8 @@ def output_path(text: str) -> str:
     Checked when the command line is parsed, so that a bad path is refused before the run: an existing
     file is opened for appending (nothing written), else a temporary file is made in its folder and removed.
     """
-    if not text.strip():
-        raise argparse.ArgumentTypeError("an empty file name (leave --out out to print the result)")
+    if not text.strip() or text == "-":
+        raise argparse.ArgumentTypeError(f"{text!r} names no file (leave --out out to print the result)")
     folder = os.path.dirname(os.path.abspath(text))
     if os.path.isdir(text) or not os.path.isdir(folder):
         raise argparse.ArgumentTypeError(f"cannot write {text}: not a file in an existing folder")
