@@ -62,6 +62,19 @@ def test_score_examples(capsys, argv, payments):
         (["score", "solo", "--declarer", "0", "--partner", "1", "--tricks", "8"], "does not apply"),
         (["score", "solo", "--declarer", "0", "--tricks", "8", "--declarer", "1", "--tricks", "8"], "misère"),
         (["score", "pico", "--declarer", "0", "--tricks", "1", "--declarer", "1"], "one --tricks"),
+        (
+            ["score", "miserie", "--declarer", "0", "--tricks", "13", "--declarer", "1", "--tricks", "13"],
+            "the declarers' tricks add up to 26, more than the 13 tricks of a miserie deal",
+        ),
+        (
+            [
+                *["score", "miserie", "--declarer", "0", "--declarer", "1", "--declarer", "2", "--declarer", "3"],
+                *["--tricks", "0"] * 4,
+            ],
+            "four declarers leave nobody to defend",
+        ),
+        (["score", "miserie", "--declarer", "0", "--tricks", "1", "--target", "5"], "miserie: target must be 0"),
+        (["score", "abondance", "--declarer", "0", "--tricks", "10", "--level", "10"], "level 10: only for abondance"),
         (["score", "pico", "--declarer", "0", "--tricks", "1", "--rules", "nope"], "unknown rules preset"),
         (
             ["score", "pico", "--declarer", "0", "--tricks", "1", "--rules", "classic"],

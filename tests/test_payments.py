@@ -142,11 +142,15 @@ def test_bad_settlements():
     # the API refuses what the score command refused (session 22's note: the checks lived in the CLI)
     with pytest.raises(ValueError, match="pico is not played under the rules 'classic'"):
         settle(get_rules("classic"), "pico", (A,), 1)
-    for target in (99, -1, 7.5, True):
-        with pytest.raises(
-            ValueError, match=re.escape(f"solo: target must be a whole number from 0 to 13, got {target!r}")
-        ):
+    for target in (99, -1, 4, 7.5, True):  # a tester's `score vraag ... --target 0` paid a made vraag
+        want = f"solo: target must be a whole number from 5 to 13 under the rules 'tempelaere', got {target!r}"
+        with pytest.raises(ValueError, match=re.escape(want)):
             settle(T, "solo", (A,), 7, target=target)
+    with pytest.raises(ValueError, match=re.escape("miserie: target must be 0 under the rules 'tempelaere', got 5")):
+        settle(T, "miserie", (A,), 1, target=5)  # one trick paid as a made miserie
+    assert settle(T, "miserie", (A,), 0, target=0) == settle(T, "miserie", (A,), 0)
+    with pytest.raises(ValueError, match="level 10: only for abondance under abondance levels rules"):
+        settle(T, "abondance", (A,), 10, level=10)  # was ignored silently
     with pytest.raises(ValueError, match=re.escape("tricks must be a whole number from 0 to 13, got 7.0")):
         settle(T, "solo", (A,), 7.0)
 

@@ -11,6 +11,7 @@ from wiezen_sim.cli.args import WIEZEN_SEATS, UsageError, add_output, add_rules,
 from wiezen_sim.rules.contracts import CONTRACTS, contract_spec
 from wiezen_sim.rules.payments import add_payments, settle
 from wiezen_sim.rules.ruleset import get_rules
+from wiezen_sim.vocabulary import SEATS
 
 __all__ = ["add", "run"]
 
@@ -32,6 +33,11 @@ def run(args: argparse.Namespace) -> None:
             raise UsageError(f"{spec.name} is 1 vs 3: --partner does not apply")
         if len(set(args.declarer)) != len(args.declarer):
             raise UsageError("a seat is given twice as --declarer")
+        if len(args.declarer) == SEATS:
+            raise UsageError("four declarers leave nobody to defend: at most three play a misère contract at once")
+        if sum(args.tricks) > spec.tricks:
+            raise UsageError(f"the declarers' tricks add up to {sum(args.tricks)}, more than the {spec.tricks} "
+                             f"tricks of a {spec.name} deal")  # fmt: skip
         rows = [
             settle(rules, spec.name, (d,), t, args.target, args.level)
             for d, t in zip(args.declarer, args.tricks, strict=True)

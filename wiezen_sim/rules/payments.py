@@ -34,8 +34,10 @@ def contract_value(
         and the 13-trick doubling included (RULES.md 1.6).
 
     Raises:
-        ValueError: unknown contract or one these rules do not play, tricks or target not a
-            whole number from 0 to the contract's tricks (13; 12 in kleine miserie), or a bad level.
+        ValueError: unknown contract or one these rules do not play, tricks not a whole number from 0
+            to the contract's tricks (13; 12 in kleine miserie), a target below the contract's own under
+            these rules or above its tricks (a misère contract's cannot change), or a level outside
+            abondance under the *abondance levels* variant or outside 9..12.
     """
     spec = contract_spec(contract)
     if spec.name not in rules.contracts():
@@ -44,10 +46,14 @@ def contract_value(
         )
     if not is_whole(tricks, 0, spec.tricks):
         raise ValueError(f"{contract}: tricks must be a whole number from 0 to {spec.tricks}, got {tricks!r}")
-    if target is not None and not is_whole(target, 0, spec.tricks):
-        raise ValueError(f"{contract}: target must be a whole number from 0 to {spec.tricks}, got {target!r}")
-    if level is not None and (not contract.startswith("abondance") or not is_whole(level, 9, 12)):
-        raise ValueError(f"level {level} is only for abondance, 9..12")
+    own = rules.target(contract)
+    high = own if spec.misere else spec.tricks  # a variant may raise a target (troel free lead: 9), never lower it
+    if target is not None and not is_whole(target, own, high):
+        span = f"{own}" if spec.misere else f"a whole number from {own} to {high}"
+        raise ValueError(f"{contract}: target must be {span} under the rules {rules.name!r}, got {target!r}")
+    if level is not None and (not rules.abondance_levels or not contract.startswith("abondance")
+                              or not is_whole(level, 9, 12)):  # fmt: skip
+        raise ValueError(f"level {level!r}: only for abondance under abondance levels rules, 9..12")
     need = target if target is not None else level if level is not None else rules.target(contract)
     rule = rules.payments.contracts[contract]
     ok = succeeded(spec, tricks, need)

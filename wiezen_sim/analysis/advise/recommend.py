@@ -40,7 +40,7 @@ from wiezen_sim.parallel import (
     run_batches,
     stop_signals,
 )
-from wiezen_sim.rules.auction import TROEL_OVERCALLS, aces
+from wiezen_sim.rules.auction import aces
 from wiezen_sim.rules.contracts import CONTRACTS, contract_spec
 from wiezen_sim.rules.dealing import check_position
 from wiezen_sim.rules.payments import ALL_TRICKS
@@ -64,7 +64,7 @@ def _check_wanted(wanted: frozenset[str], rules: RuleSet, aces_held: int) -> Non
         )
     if "troel" in wanted and aces_held < 3:
         raise ValueError(f"troel needs three or four aces (RULES.md 1.5); this hand has {aces_held}")
-    allowed = [c for c in ("troel", *TROEL_OVERCALLS) if c in played]
+    allowed = [c for c in TROEL_ONLY if c in played]
     if aces_held >= 3 and not wanted & set(allowed):
         raise ValueError(f"with {aces_held} aces troel is obligatory (RULES.md 1.4): only {', '.join(allowed)} can "
                          f"be bid, not {', '.join(sorted(wanted, key=list(CONTRACTS).index))}")  # fmt: skip
@@ -345,7 +345,7 @@ def _table_options(rows: OptionRows, obliged: bool) -> tuple[list[Option], list[
     candidates = [i for i, row in enumerate(rows.rows) if row.get("partner") in (None, "accepting")]
     options = [(float(ev.mean()), i) for i in candidates if (ev := rows.evs[i]) is not None]
     troel_options = [(ev, i) for ev, i in options if rows.rows[i]["contract"] in TROEL_ONLY]
-    if obliged and troel_options:  # (none when contracts= leaves them all out: then pass stays possible)
+    if obliged and troel_options:  # (advise() refuses a contracts= list that leaves them all out)
         options = troel_options
     else:
         options.insert(0, (0.0, -1))  # pass, first so that it wins ties (the sort is stable)
