@@ -168,10 +168,28 @@ def test_check_position_dealer_holds_turned():
     assert np.uint64(sample_seeds(1, 1)[0]) > 0
 
 
-def test_contracts_that_leave_out_an_obligatory_troel_are_an_error():
-    """Four aces and only abondance asked (a tester's run): the table said pass, which the obligation forbids."""
-    with pytest.raises(ValueError, match=r"with 4 aces troel is obligatory .*: only troel, open_miserie, solo_slim"):
-        advise("S:AKQJ H:A32 D:A32 C:A32", "eldest", "7H", samples=4, seed=1, n_jobs=1, contracts=["abondance"])
+@pytest.mark.parametrize(
+    "kwargs,message",
+    [
+        ({"turned": -1}, "turned: -1 is not a card's bit number"),  # was "negative shift count"
+        ({"turned": 2**20}, "turned: 1048576 is not a card's bit number"),  # was an OverflowError
+        ({"hand": 8191}, "hand: 8191 is not a card mask (bits outside the 52 cards)"),  # was "needs 13, got 13"
+    ],
+)
+def test_the_python_api_refuses_a_number_that_is_no_card_or_hand(kwargs, message):
+    args = {"hand": "S:AKQJ98 H:AK2 D:K3 C:52", "seat": "eldest", "turned": "7H", **kwargs}
+    with pytest.raises(ValueError, match=re.escape(message)):
+        advise(**args, samples=4, n_jobs=1)
+
+
+@pytest.mark.parametrize("kwargs", [{"turned": True}, {"turned": None}, {"hand": ["AS"]}, {"hand": None}])
+def test_the_python_api_refuses_a_hand_or_turned_card_of_another_type(kwargs):
+    """A notebook user's types (a tester's list): each was a bare TypeError or a wrong card ('not a card mask')."""
+    args = {"hand": "S:AKQJ98 H:AK2 D:K3 C:52", "seat": "eldest", "turned": "7H", **kwargs}
+    with pytest.raises(
+        TypeError, match=f"^{next(iter(kwargs))}: .*, got {re.escape(repr(next(iter(kwargs.values()))))}$"
+    ):
+        advise(**args, samples=4, n_jobs=1)
 
 
 def test_troel_asked_of_a_hand_without_three_aces_is_an_error():
@@ -190,6 +208,12 @@ def test_troel_asked_of_a_hand_without_three_aces_is_an_error():
         ({"accept_tricks": float("nan")}, "accept_tricks must be a number of playing tricks from 0 to 13, got nan"),
         ({"accept_tricks": True}, "accept_tricks must be a number of playing tricks from 0 to 13, got True"),
         ({"rules": "classic", "contracts": ["pico", "miserie"]}, "pico: not played under the rules 'classic'"),
+        (
+            {"n_jobs": True},
+            "jobs must be a worker count ≥ 1, or negative for all cores (-1) and joblib's -2, …; got True",
+        ),
+        ({"batch_size": 1.5}, "batch_size must be a whole number ≥ 1 (or None: adaptive), got 1.5"),
+        ({"on_progress": 5}, "on_progress must be a function of the deals finished, got 5"),
         ({"rules": "levels", "contracts": ["abondance_in_troef"]}, "abondance_in_troef: not played under the rules"),
         ({"accept_tricks": 14}, "accept_tricks must be a number of playing tricks from 0 to 13, got 14"),
     ],

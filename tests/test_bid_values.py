@@ -333,6 +333,17 @@ def test_advise_draws_only_deals_where_the_seats_before_pass_prefix_stable(compi
         bid_batch(np.array([skipped], dtype=np.uint64), {}, mask, seat, turned, rules, None, model)
 
 
+def test_three_aces_with_none_of_troel_open_miserie_solo_slim_asked_recommend_from_the_table(compiled_kernels):
+    """With three aces pass is no bid (the troel obligation, RULES.md 1.4): asked only about abondance, no bid is
+    valued and the table recommends (pass stays possible there: nothing the seat must bid was asked)."""
+    adv = advise("S:AK4 H:A72 D:AQ5 C:J863", "eldest", "9C", samples=4, n_jobs=1, progress=False,
+                 contracts=["abondance"])  # fmt: skip
+    assert adv.bids is None and adv.meta["recommended_from"] == "table"
+    assert set(adv.table.contract) == {"abondance"} and (adv.table.n == 4).all()
+    text = adv.format_table()  # abondance is never made with this hand: no row shown, said in words
+    assert "(no contract row shown)" in text and "Empty DataFrame" not in text
+
+
 def test_a_position_where_the_seats_before_never_pass_is_refused(compiled_kernels):
     with pytest.raises(ValueError, match="the seats before third pass on only 0 of"):
         advise(HAND, "third", TURNED, samples=4, seed=1, n_jobs=1, progress=False, model=VraagPair())

@@ -136,3 +136,14 @@ def test_advise_says_a_bad_hand_before_asking_for_the_turned_card(capsys):
     assert capsys.readouterr().err.strip() == "wiezen-sim advise: error: hand 'S:AKQ' has 3 cards, expected 13"
     assert main(["advise", "S:AKQJ98 H:AK2 D:K3 C:52", "--seat", "eldest"]) == 2
     assert "give the turned card with --turned CARD" in capsys.readouterr().err
+
+
+def test_advise_refuses_contracts_an_obligatory_troel_leaves_out(capsys):
+    """Four aces and only abondance asked (a tester's run): the table recommended pass, which the obligation
+    forbids (the Python API still answers the table: an experiment's question, tests/test_bid_values.py)."""
+    argv = ["advise", "S:AKQJ H:A32 D:A32 C:A32", "--turned", "7H", "--contracts", "abondance", "--samples", "4"]
+    assert main(argv) == 2
+    want = (
+        "with 4 aces troel is obligatory (RULES.md 1.4): only troel, open_miserie, solo_slim can be bid, not abondance"
+    )
+    assert capsys.readouterr().err.strip() == f"wiezen-sim advise: error: {want}"

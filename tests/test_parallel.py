@@ -83,8 +83,11 @@ def test_backend_and_jobs_checked():
         resolve_backend("threads", 2)
     with pytest.raises(ValueError, match="worker count"):
         run_batches(residues, SEEDS, None, 0)
-    with pytest.raises(ValueError, match="batch_size must be positive"):
-        run_batches(residues, SEEDS, 0, 1)
+    for size in (0, 1.5, True):
+        with pytest.raises(ValueError, match="batch_size must be a whole number ≥ 1"):
+            run_batches(residues, SEEDS, size, 1)
+    with pytest.raises(ValueError, match=r"worker count .*; got True"):  # a bool is not a count
+        resolve_backend(None, True)
 
 
 def _loky_workers() -> list[psutil.Process]:

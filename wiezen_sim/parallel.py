@@ -39,6 +39,7 @@ __all__ = [
     "BACKENDS",
     "BATCH_SECONDS",
     "Interrupted",
+    "check_batch_size",
     "progress_bar",
     "resolve_backend",
     "resolve_seed",
@@ -116,15 +117,27 @@ def resolve_backend(backend: str | None, n_jobs: int) -> str:
     ``n_jobs == 1`` and ``loky`` otherwise.
 
     Raises:
-        ValueError: an unknown backend or ``n_jobs == 0``.
+        ValueError: an unknown backend, or ``n_jobs`` 0 or not a whole number (a bool is not one).
     """
-    if n_jobs == 0:
-        raise ValueError("jobs must be a worker count ≥ 1, or negative for all cores (-1) and joblib's -2, …")
+    if not is_whole(n_jobs) or n_jobs == 0:
+        raise ValueError(
+            f"jobs must be a worker count ≥ 1, or negative for all cores (-1) and joblib's -2, …; got {n_jobs!r}"
+        )
     if backend is None:
         return "sequential" if n_jobs == 1 else "loky"
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
     return backend
+
+
+def check_batch_size(batch_size: int | None) -> None:
+    """Refuse a batch size (samples per task call) that is not None or a whole number ≥ 1.
+
+    Raises:
+        ValueError: anything else (a bool is not a size).
+    """
+    if batch_size is not None and not is_whole(batch_size, 1):
+        raise ValueError(f"batch_size must be a whole number ≥ 1 (or None: adaptive), got {batch_size!r}")
 
 
 def run_batches(
@@ -159,8 +172,7 @@ def run_batches(
             batches finished before).
     """
     backend = resolve_backend(backend, n_jobs)
-    if batch_size is not None and batch_size <= 0:
-        raise ValueError(f"batch_size must be positive, got {batch_size}")
+    check_batch_size(batch_size)
     results: list[T] = []
     done = 0
     try:

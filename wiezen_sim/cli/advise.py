@@ -22,6 +22,7 @@ from wiezen_sim.cli.args import (
     wiezen_seat,
 )
 from wiezen_sim.defaults import ADVISE_WORKER_MODULE, COMPARED, EXAMPLE, MAX_WORLDS, METHODS
+from wiezen_sim.rules.auction import obligation_refusal
 from wiezen_sim.rules.contracts import CONTRACTS
 from wiezen_sim.rules.dealing import check_position
 from wiezen_sim.rules.ruleset import get_rules
@@ -93,8 +94,10 @@ def run(args: argparse.Namespace) -> None:
     extra.update({"methods": args.compare} if args.compare else {"method": args.method})
     if args.worlds is not None:
         extra["worlds"] = args.worlds
-    check_position(hand, seat, turned)  # a bad hand or rules file: refused before numba and pandas are imported
-    get_rules(args.rules)
+    mask, _, _ = check_position(hand, seat, turned)  # a bad hand or rules file: refused before numba and pandas
+    rules = get_rules(args.rules)
+    if args.contracts and (refusal := obligation_refusal(args.contracts, rules, mask)):
+        raise UsageError(f"{refusal}, not {', '.join(args.contracts)}")
     from wiezen_sim.parallel import Interrupted, workers_started
 
     with workers_started(args.jobs, ADVISE_WORKER_MODULE):  # they start while this process imports its work

@@ -40,6 +40,7 @@ __all__ = [
     "aces",
     "apply",
     "legal_bids",
+    "obligation_refusal",
     "parse_bid",
     "start_auction",
 ]
@@ -173,6 +174,15 @@ class AuctionState:
 def aces(hand: int) -> int:
     """Number of aces in a hand."""
     return card_count(hand & ACES_MASK)
+
+
+def obligation_refusal(contracts: list[str] | tuple[str, ...], rules: RuleSet, hand: int) -> str:
+    """Why a player holding ``hand`` can bid none of ``contracts`` under the troel obligation (three or four
+    aces: troel, or only an overcall of it, RULES.md 1.4), or "" when it can bid one of them."""
+    allowed = [c for c in ("troel", *TROEL_OVERCALLS) if c in rules.contracts()]
+    if aces(hand) < 3 or {contract_spec(c).name for c in contracts} & set(allowed):
+        return ""
+    return f"with {aces(hand)} aces troel is obligatory (RULES.md 1.4): only {', '.join(allowed)} can be bid"
 
 
 def _key(bid: Bid, rules: RuleSet) -> tuple[int, int, int]:

@@ -22,7 +22,7 @@ from wiezen_sim.cards import (
     parse_card,
     parse_hand,
 )
-from wiezen_sim.vocabulary import DEALER, SEATS, parse_seat
+from wiezen_sim.vocabulary import DEALER, SEATS, is_whole, parse_seat
 
 __all__ = [
     "PACKETS",
@@ -176,12 +176,27 @@ def check_position(hand: str | int, seat: str | int, turned: str | int) -> tuple
         ValueError: not 13 distinct cards, an unknown seat, a bad turned card, the
             turned card in the hand of a player who is not the dealer, or missing
             from the dealer's hand.
+        TypeError: a hand or turned card that is neither text nor a whole number.
     """
-    mask = parse_hand(hand, size=13) if isinstance(hand, str) else hand
-    if card_count(mask) != 13 or mask & ~FULL_DECK:
+    if isinstance(hand, str):
+        mask = parse_hand(hand, size=13)
+    elif is_whole(hand, 0):
+        mask = int(hand)
+    else:
+        raise TypeError(f"hand: 13 cards as text (e.g. 'S:AKQ H:T987 D:- C:AK5432') or a card mask, got {hand!r}")
+    if mask & ~FULL_DECK:
+        raise ValueError(f"hand: {hand!r} is not a card mask (bits outside the 52 cards)")
+    if card_count(mask) != 13:
         raise ValueError(f"a hand needs 13 cards, got {card_count(mask)}")
     p = parse_seat(seat)
-    card = parse_card(turned) if isinstance(turned, str) else turned
+    if isinstance(turned, str):
+        card = parse_card(turned)
+    elif not is_whole(turned):
+        raise TypeError(f"turned: a card as text (e.g. '7H') or its bit number, got {turned!r}")
+    elif not (0 <= turned < 64 and FULL_DECK >> int(turned) & 1):
+        raise ValueError(f"turned: {turned!r} is not a card's bit number")
+    else:
+        card = int(turned)
     inside = bool(mask >> card & 1)
     if p == DEALER and not inside:
         raise ValueError(f"the turned card {card_name(card)} must be in the dealer's own hand")

@@ -34,6 +34,7 @@ from wiezen_sim.cards import card_name, hand_name
 from wiezen_sim.defaults import METHODS  # the play methods: wiezen_sim.analysis.advise.play
 from wiezen_sim.parallel import (
     Interrupted,
+    check_batch_size,
     progress_bar,
     resolve_backend,
     resolve_seed,
@@ -53,9 +54,10 @@ __all__ = ["METHODS", "TROEL_ONLY", "advise", "recommend"]
 
 
 def _check_wanted(wanted: frozenset[str], rules: RuleSet, aces_held: int) -> None:
-    """Refuse a ``contracts=`` list the position cannot bid: a contract these rules do not play, troel
-    without three aces (RULES.md 1.5), or, with three or four aces, none of troel and its overcalls
-    (troel is obligatory, RULES.md 1.4)."""
+    """Refuse a ``contracts=`` list the position cannot ask: a contract these rules do not play, or troel
+    without three aces (RULES.md 1.5). With three or four aces a list without troel and its overcalls is
+    an experiment's question, answered by the table; the CLI refuses it
+    (:func:`~wiezen_sim.rules.auction.obligation_refusal`)."""
     played = rules.contracts()
     unplayed = sorted(wanted - set(played), key=list(CONTRACTS).index)
     if unplayed:
@@ -64,10 +66,6 @@ def _check_wanted(wanted: frozenset[str], rules: RuleSet, aces_held: int) -> Non
         )
     if "troel" in wanted and aces_held < 3:
         raise ValueError(f"troel needs three or four aces (RULES.md 1.5); this hand has {aces_held}")
-    allowed = [c for c in TROEL_ONLY if c in played]
-    if aces_held >= 3 and not wanted & set(allowed):
-        raise ValueError(f"with {aces_held} aces troel is obligatory (RULES.md 1.4): only {', '.join(allowed)} can "
-                         f"be bid, not {', '.join(sorted(wanted, key=list(CONTRACTS).index))}")  # fmt: skip
 
 
 def advise(
@@ -167,9 +165,9 @@ def advise(
     Raises:
         ValueError: bad hand, seat, turned card, rules, method, contract name or list, samples not a
             whole number ≥ 1, a seed not a whole number ≥ 0, accept_tricks not a number 0..13 (not a bool),
-            a contract the rules do not play, troel asked of a hand without three aces, contracts that leave
-            out troel and its overcalls on a hand with three or four aces, or a position where the seats before this one
-            almost never pass under the model (:class:`~wiezen_sim.analysis.advise.bids.PassedDeals`).
+            a contract the rules do not play, troel asked of a hand without three aces, or a position where
+            the seats before this one almost never pass under the model
+            (:class:`~wiezen_sim.analysis.advise.bids.PassedDeals`).
         Interrupted: Ctrl-C or SIGTERM (:mod:`wiezen_sim.parallel`); its ``partial`` is the
             Advice over the deals finished (``meta["partial"]`` True), None before the first.
     """
@@ -193,6 +191,9 @@ def advise(
             f"accept_tricks must be a number of playing tricks from 0 to {ALL_TRICKS}, got {accept_tricks!r}"
         )
     check_worlds(worlds)
+    check_batch_size(batch_size)
+    if on_progress is not None and not callable(on_progress):
+        raise ValueError(f"on_progress must be a function of the deals finished, got {on_progress!r}")
     backend = resolve_backend(backend, n_jobs)
     seed = resolve_seed(seed)
     auction_model = model or default_model(accept_tricks)
@@ -345,7 +346,7 @@ def _table_options(rows: OptionRows, obliged: bool) -> tuple[list[Option], list[
     candidates = [i for i, row in enumerate(rows.rows) if row.get("partner") in (None, "accepting")]
     options = [(float(ev.mean()), i) for i in candidates if (ev := rows.evs[i]) is not None]
     troel_options = [(ev, i) for ev, i in options if rows.rows[i]["contract"] in TROEL_ONLY]
-    if obliged and troel_options:  # (advise() refuses a contracts= list that leaves them all out)
+    if obliged and troel_options:  # (none when contracts= leaves them all out: then pass stays possible)
         options = troel_options
     else:
         options.insert(0, (0.0, -1))  # pass, first so that it wins ties (the sort is stable)
