@@ -17,7 +17,7 @@ from scipy.stats import norm
 from wiezen_sim.analysis.advise.report import Comparison
 from wiezen_sim.analysis.stats import paired_difference
 from wiezen_sim.cli import main
-from wiezen_sim.cli.advise import MAX_PIMC_SAMPLES
+from wiezen_sim.defaults import MAX_PIMC_SAMPLES
 
 LOW = ["S:5432", "H:432", "D:432", "C:432", "--turned", "AH"]  # every option is decided within a few tricks
 QUICK = ["--samples", "3", "--seed", "1", "--jobs", "1", "--quiet"]

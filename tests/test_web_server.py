@@ -94,6 +94,11 @@ def test_page_has_the_grid_and_the_choices(client: TestClient) -> None:
         ({"samples": "ten"}, "samples", "samples must be a whole number, got 'ten'"),
         ({"samples": "1_000"}, "samples", "samples must be a whole number, got '1_000'"),
         ({"seed": "-3"}, "seed", "the seed must be from 0 to 9,007,199,254,740,991, got -3"),
+        (
+            {"method": "pimc", "samples": "20000"},
+            "samples",
+            "samples must be from 1 to 10,000, got 20,000",
+        ),  # the CLI's cap
         ({"method": "pimc", "worlds": "0"}, "worlds", "worlds must be a whole number from 1 to"),
         ({"method": "pimc-uniform", "worlds": "0"}, "worlds", "worlds must be a whole number from 1 to"),
     ],

@@ -23,6 +23,7 @@ MAX_WORLDS = 4096
 # the advisor (wiezen_sim.analysis.advise): its play methods (wiezen_sim.analysis.advise.play), those
 # ``compare`` runs by default, and the CLI's built-in position
 METHODS = ("dd", "pimc", "pimc-uniform", "heuristic")
+MAX_PIMC_SAMPLES = 10_000  # sampled deals of advise with a PIMC method (seconds a deal: hours already)
 COMPARED = ("dd", "pimc", "heuristic")
 EXAMPLE = {"hand": "S:AKQJ98 H:AK2 D:K3 C:52", "seat": "eldest", "turned": "7H"}
 # the module of the task the advisor's worker processes run (``play.DealBatch``): the CLI has them import it

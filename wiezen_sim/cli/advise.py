@@ -21,7 +21,7 @@ from wiezen_sim.cli.args import (
     output_path,
     wiezen_seat,
 )
-from wiezen_sim.defaults import ADVISE_WORKER_MODULE, COMPARED, EXAMPLE, MAX_WORLDS, METHODS
+from wiezen_sim.defaults import ADVISE_WORKER_MODULE, COMPARED, EXAMPLE, MAX_PIMC_SAMPLES, MAX_WORLDS, METHODS
 from wiezen_sim.rules.auction import obligation_refusal
 from wiezen_sim.rules.contracts import CONTRACTS
 from wiezen_sim.rules.dealing import check_position
@@ -31,11 +31,10 @@ from wiezen_sim.vocabulary import seat_name
 if TYPE_CHECKING:
     from wiezen_sim.analysis.advise import Advice, Comparison
 
-__all__ = ["MAX_PIMC_SAMPLES", "MAX_SAMPLES", "add", "run"]
+__all__ = ["MAX_SAMPLES", "add", "run"]
 
 MAX_SAMPLES = 10_000_000  # sampled deals (about 100 a second per core: more would run for days)
 # sampled deals played by PIMC players: 3.4 CPU seconds a deal (README, 'How long it takes'): 5 hours on 2 cores
-MAX_PIMC_SAMPLES = 10_000
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import wiezen_sim.analysis.romanian as romanian_api  # the one import of the Romanian advisor
 from wiezen_sim.analysis.advise import METHODS
 from wiezen_sim.cards import card_name, cards_of, parse_card, parse_hand
+from wiezen_sim.defaults import MAX_PIMC_SAMPLES
 from wiezen_sim.rules.dealing import check_position
 from wiezen_sim.rules.romanian import (
     SCORING_PRESETS,
@@ -167,7 +168,8 @@ def check_wiezen(form: Mapping[str, str]) -> Checked:
     method = _text(checked, form, kind, "method")
     if method not in METHODS:
         checked.fail("method", f"unknown method {method!r}; known: {', '.join(METHODS)}")
-    samples = _run(checked, "samples", _whole, _text(checked, form, kind, "samples"), "samples", 1, MAX_SAMPLES[kind])
+    most = MAX_PIMC_SAMPLES if method.startswith("pimc") else MAX_SAMPLES[kind]  # as the CLI's advise
+    samples = _run(checked, "samples", _whole, _text(checked, form, kind, "samples"), "samples", 1, most)
     seed = _run(checked, "seed", _seed, _text(checked, form, kind, "seed"))
     extra = {}
     if method.startswith("pimc"):
