@@ -139,6 +139,8 @@ def test_bad_settlements():
         settle(T, "kleine_miserie", (A,), 13)
     with pytest.raises(ValueError, match="unknown contract"):
         settle(T, "grand", (A,), 8)
+    with pytest.raises(TypeError, match="rules: a RuleSet"):
+        settle("tempelaere", "solo", (A,), 8)  # was an AttributeError
     # the API refuses what the score command refused (session 22's note: the checks lived in the CLI)
     with pytest.raises(ValueError, match="pico is not played under the rules 'classic'"):
         settle(get_rules("classic"), "pico", (A,), 1)

@@ -150,6 +150,7 @@ def test_result_does_not_depend_on_n_jobs():
         (dict(hand="AS KS QS JS TS 9S 8S 7S", players=4, seat=0, trump="AH"), "no turned card"),
         (dict(hand="AS KS", players=4, seat=2, trump="AH", bids_so_far=[1]), "give 2 bids"),
         (dict(hand="AS KS", players=4, seat=1, trump="AH", bids_so_far=[3]), "0..2"),
+        (dict(hand="AS KS", players=4, seat=1, trump="AH", bids_so_far=[1.5]), "must be 0..2, got 1.5"),  # was bid 1
         (dict(hand="AS KS", players=4, seat=4, trump="AH"), "0 = eldest \\(left of the dealer\\) .. 3 = dealer"),
         (dict(hand="AS KS", players=3, seat="third", trump="AH"), "names eldest, second, dealer"),
         (dict(hand="AS KS", players=4, seat=0, trump="AH", scoring="nope"), "unknown Romanian scoring"),

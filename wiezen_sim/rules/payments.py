@@ -34,11 +34,14 @@ def contract_value(
         and the 13-trick doubling included (RULES.md 1.6).
 
     Raises:
+        TypeError: ``rules`` not a RuleSet.
         ValueError: unknown contract or one these rules do not play, tricks not a whole number from 0
             to the contract's tricks (13; 12 in kleine miserie), a target below the contract's own under
             these rules or above its tricks (a misère contract's cannot change), or a level outside
             abondance under the *abondance levels* variant or outside 9..12.
     """
+    if not isinstance(rules, RuleSet):
+        raise TypeError(f"rules: a RuleSet (get_rules('tempelaere'), wiezen_sim.rules.ruleset), got {rules!r}")
     spec = contract_spec(contract)
     if spec.name not in rules.contracts():
         raise ValueError(

@@ -359,8 +359,8 @@ def advise(
     check_turned(turned, players, cards, mask)
     if turned is not None and turned in shown:
         raise ValueError(f"the turned card {card_name(turned)} cannot be in another seat's hand")
-    bids = tuple(int(b) if not isinstance(b, bool) else b for b in bids_so_far)
-    check_bids_so_far(players, cards, seat, bids)
+    check_bids_so_far(players, cards, seat, list(bids_so_far))  # before int(): 1.5 is no bid, not 1
+    bids = tuple(int(b) for b in bids_so_far)
     rule = get_scoring(scoring)
     if model not in MODELS:
         raise ValueError(f"model must be one of {', '.join(MODELS)}, got {model!r}")
