@@ -24,9 +24,9 @@ def _run(argv):
 
 def test_solve_json_max_and_exact(compiled_kernels, capsys):
     _run(["solve", "--deal", DEAL, "--trump", "NT", "--leader", "1", "--side", "02", "--format", "json"])
-    assert json.loads(capsys.readouterr().out) == {"tricks": 6}  # DDS TABLE: NT, declarer N
+    assert json.loads(capsys.readouterr().out) == {"deal": DEAL, "tricks": 6}  # DDS TABLE: NT, declarer N
     _run(["solve", "--deal", DEAL, "--trump", "S", "--leader", "2", "--side", "1,3", "--format", "json"])
-    assert json.loads(capsys.readouterr().out) == {"tricks": 8}  # spades, declarer E
+    assert json.loads(capsys.readouterr().out) == {"deal": DEAL, "tricks": 8}  # spades, declarer E
     _run(
         [
             "solve",
@@ -44,7 +44,7 @@ def test_solve_json_max_and_exact(compiled_kernels, capsys):
             "json",
         ]
     )
-    assert set(json.loads(capsys.readouterr().out)) == {"success"}
+    assert set(json.loads(capsys.readouterr().out)) == {"deal", "success"}
 
 
 def test_solve_plain_text_names_the_deal(compiled_kernels, capsys):
@@ -57,7 +57,11 @@ def test_solve_batch_file(compiled_kernels, capsys, tmp_path):
     f.write_text(f"# two deals\n{DEAL}\n\nN:A.A.A.A K.K.K.K Q.Q.Q.Q J.J.J.J\n")
     _run(["solve", "--deals", str(f), "--trump", "S", "--leader", "1", "--side", "02", "--format", "json"])
     lines = capsys.readouterr().out.splitlines()
-    assert [json.loads(x) for x in lines] == [{"tricks": 5}, {"tricks": 4}]
+    # one object per deal, each naming its deal (a tester could not tell which result was which)
+    assert [json.loads(x) for x in lines] == [
+        {"deal": DEAL, "tricks": 5},
+        {"deal": "N:A.A.A.A K.K.K.K Q.Q.Q.Q J.J.J.J", "tricks": 4},
+    ]
 
 
 @pytest.mark.parametrize(
@@ -103,7 +107,7 @@ ALL_16 = "AS KS QS JS AH KH QH JH AD KD QD JD AC KC QC JC"
 def test_played_reports_the_position_and_the_tricks_from_the_trick_in_progress(compiled_kernels, capsys):
     _run(["solve", "--deal", DEAL, *CONTRACT, "--played", PLAYED, "--format", "json"])
     out = json.loads(capsys.readouterr().out)
-    assert out == {"played": 9, "won": 0, "trick": 3, "to_play": 1, "tricks": 8}
+    assert out == {"deal": DEAL, "played": 9, "won": 0, "trick": 3, "to_play": 1, "tricks": 8}
     _run(["solve", "--deal", DEAL, *CONTRACT, "--played", PLAYED])
     assert capsys.readouterr().out == f"{DEAL}\tplayed 9, side won 0\tmax tricks from trick 3: 8\n"
 

@@ -18,7 +18,8 @@ every game) or one PBN deal per line (blank lines and # comments skipped).
   against the other three. ``--format pbn`` writes the games back as PBN with a
   ``DoubleDummyTricks`` tag (partners opposite only).
 
-``--format json`` prints one JSON object per deal, ``csv`` one table with a header. Bad
+``--format json`` prints one JSON object per deal (JSON Lines), each with its ``deal``; ``csv`` one table
+with a header. Bad
 input raises ``ValueError``: one line on stderr and exit 2.
 """
 
@@ -141,7 +142,7 @@ def _table_output(args: argparse.Namespace, deals: list[_Deal], games: list[PbnG
     for d, t in zip(deals, tables, strict=True):
         rows = {STRAINS[s]: dict(zip(PBN_SEATS, (int(x) for x in t[s]), strict=True)) for s in range(5)}
         if args.format == "json":
-            records.append({"alone": args.alone, "table": rows})
+            records.append({"deal": d.text, "alone": args.alone, "table": rows})
         elif args.format == "csv":
             records += [{"deal": d.text, "strain": strain, **row} for strain, row in rows.items()]
         else:
@@ -189,7 +190,7 @@ def run(args: argparse.Namespace) -> None:
     for d, r in zip(deals, positions, strict=True):
         seat = (r.leader + len(r.trick)) % 4
         trick_no = 1 + sum(r.won)
-        head: dict[str, object] = {"deal": d.text} if args.format == "csv" else {}
+        head: dict[str, object] = {"deal": d.text} if args.format != "table" else {}
         if played is not None:
             won = sum(w for s, w in enumerate(r.won) if side >> s & 1)
             head |= {"played": len(played), "won": won, "trick": trick_no, "to_play": seat}
