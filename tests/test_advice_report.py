@@ -143,7 +143,8 @@ def test_the_verdict_names_only_bids_the_bid_table_shows():
         {"contract": "kleine_miserie", "trump": None, "level": None, "ev_units": -0.5, "table_p_success": 0.0},
         {"contract": "solo", "trump": "H", "level": None, "ev_units": -1.0, "table_p_success": 0.5},
     ])  # fmt: skip
-    advice = Advice(table, pd.DataFrame(), {"contract": "pass", "trump": None, "ev_units": 0.3}, None, 1.0, {},
+    runner = {"contract": "kleine_miserie", "trump": None, "ev_units": -0.5}
+    advice = Advice(table, pd.DataFrame(), {"contract": "pass", "trump": None, "ev_units": 0.3}, runner, 1.0, {},
                     bids=bids)  # fmt: skip
     assert advice.verdict() == "pass: yes, +0.3 units · solo ♥: no, −1.0 units"
 
@@ -158,9 +159,24 @@ def test_a_never_made_bid_of_the_recommended_contract_in_another_suit_is_hidden(
         {"contract": "pass", "trump": None, "level": None, "ev_units": 0.0, "table_p_success": float("nan")},
         {"contract": "abondance", "trump": "S", "level": None, "ev_units": -24.0, "table_p_success": 0.0},
     ])  # fmt: skip
-    advice = Advice(table, pd.DataFrame(), {"contract": "abondance", "trump": "H", "ev_units": 5.0}, None, 1.0, {},
-                    bids=bids)  # fmt: skip
+    runner = {"contract": "pass", "trump": None, "ev_units": 0.0}
+    advice = Advice(table, pd.DataFrame(), {"contract": "abondance", "trump": "H", "ev_units": 5.0}, runner, 1.0,
+                    {}, bids=bids)  # fmt: skip
     assert advice.verdict() == "abondance ♥: yes, +5.0 units · pass: no, +0.0 units"
+
+
+def test_with_no_runner_up_every_other_bid_pays_as_the_recommendation():
+    """No runner-up means every other bid settles as the recommendation on every deal (a dealer's vraag that
+    nobody can accept, a tester's run said "vraag ♥: no, +0.0 units" beside "pass: yes, +0.0 units")."""
+    table = pd.DataFrame([{"contract": "vraag", "trump": "H", "partner": "accepting", "p_success": float("nan"),
+                           "ev_units": 0.0, "n": 0}])  # fmt: skip
+    bids = pd.DataFrame([
+        {"contract": "pass", "trump": None, "level": None, "ev_units": 0.0, "table_p_success": float("nan")},
+        {"contract": "vraag", "trump": "H", "level": None, "ev_units": 0.0, "table_p_success": float("nan")},
+    ])  # fmt: skip
+    advice = Advice(table, pd.DataFrame(), {"contract": "pass", "trump": None, "ev_units": 0.0}, None, 1.0, {},
+                    bids=bids)  # fmt: skip
+    assert advice.verdict() == "pass: yes, +0.0 units · vraag ♥: pays as pass, +0.0 units"
 
 
 def test_a_misere_answer_under_double_dummy_points_to_pimc(compiled_kernels):

@@ -218,10 +218,12 @@ class Advice:
 
     def _alike_bids(self) -> list[str]:
         """The bids ranked between the recommendation and the runner-up: they settle as the recommendation on
-        every deal (the runner-up is the best bid that does not, :func:`~.recommend.recommend`)."""
-        if self.bids is None or self.runner_up is None:
+        every deal (the runner-up is the best bid that does not, :func:`~.recommend.recommend`); with no
+        runner-up, every other bid."""
+        if self.bids is None:
             return []
-        best, below = self.bid_label(self.recommendation), self.runner_up["ev_units"]
+        best = self.bid_label(self.recommendation)
+        below = -math.inf if self.runner_up is None else self.runner_up["ev_units"]
         return [self.bid_label(b) for b in self.bids.to_dict(orient="records")
                 if below < b["ev_units"] and self.bid_label(b) != best]  # fmt: skip
 
