@@ -60,11 +60,13 @@ import json
 import math
 import os
 import shutil
+import string
 import time
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -77,12 +79,14 @@ from wiezen_sim.cards import FULL_DECK, SUITS, card_count, card_name, cards_of, 
 from wiezen_sim.parallel import Interrupted, progress_bar, resolve_backend, resolve_seed, run_tasks, sample_seeds
 from wiezen_sim.rules.auction import LEVELS
 from wiezen_sim.rules.contracts import contract_spec
+from wiezen_sim.rules.payments import ALL_TRICKS
 from wiezen_sim.rules.ruleset import get_rules, read_toml
-from wiezen_sim.vocabulary import SEAT_NAMES, parse_seat, seat_name
+from wiezen_sim.vocabulary import SEAT_NAMES, is_whole, parse_seat, seat_name
 
 __all__ = [
     "CLASS_FIELDS",
     "KEYS",
+    "MAX_COUNT",
     "SPEC_KEYS",
     "TURNED",
     "Experiment",
@@ -119,6 +123,7 @@ SPEC_KEYS = {
     "charts",
 }
 CLASS_FIELDS = {f.name for f in fields(HandClass)}
+MAX_COUNT = 10_000_000  # the most samples, deals or hands per batch an experiment file may ask for
 
 
 @dataclass
@@ -244,6 +249,47 @@ def hand_class(spec: dict) -> HandClass:
         raise ValueError(f"bad hand class {spec!r}: {exc}") from None
 
 
+def _listed(value: object, key: str, what: str, kinds: tuple[type, ...] = (str,)) -> list:
+    """``value`` if it is a list of ``kinds`` (a TOML array), else ValueError naming ``key``."""
+    if not isinstance(value, list) or not all(isinstance(v, kinds) and not isinstance(v, bool) for v in value):
+        raise ValueError(f"{key} must be a list of {what}, got {value!r}")
+    return value
+
+
+def _table(value: object, key: str) -> dict:
+    """``value`` if it is a TOML table, else ValueError naming ``key``."""
+    if not isinstance(value, dict):
+        raise ValueError(f"{key} must be a table, got {value!r}")
+    return value
+
+
+def _count(value: Any, key: str) -> int:
+    """``value`` if it is a whole number from 1 to :data:`MAX_COUNT`, else ValueError naming ``key``."""
+    if not is_whole(value, 1, MAX_COUNT):
+        raise ValueError(f"{key} must be a whole number from 1 to {MAX_COUNT}, got {value!r}")
+    return int(value)
+
+
+def _class_name(template: object, values: dict) -> str:
+    """A grid class's name: ``grid.name`` filled in with ``values`` (the class's grid axes).
+
+    Raises:
+        ValueError: a template that is not a text, not a format string, or a placeholder that
+            is not a grid axis (names the key, the placeholder and the axes allowed).
+    """
+    allowed = ", ".join("{" + axis + "}" for axis in values)
+    if not isinstance(template, str):
+        raise ValueError(f"grid.name must be a text with placeholders {allowed}, got {template!r}")
+    try:
+        for _, name, _, _ in string.Formatter().parse(template):
+            if name is not None and name not in values:
+                raise ValueError(f"unknown placeholder {{{name}}}")
+        return template.format(**values)
+    except (ValueError, KeyError, IndexError) as exc:  # KeyError, IndexError: a placeholder in a format spec
+        problem = f"unknown placeholder {{{exc.args[0]}}}" if isinstance(exc, KeyError | IndexError) else exc
+        raise ValueError(f"grid.name = {template!r}: {problem}; placeholders allowed: {allowed}") from None
+
+
 def _feature(value: object) -> object:
     """A class feature as a table cell: ranges ``"6-7"``, per-suit tables ``"C=6-7"``."""
     if isinstance(value, dict):
@@ -259,8 +305,10 @@ def load_experiment(source: str | Path | dict, samples: int | None = None) -> Ex
 
     Raises:
         ValueError: a missing or unreadable file, not TOML, an unknown key, contract, seat,
-            method or class field, no classes, a non-positive count, or a ``name`` that is
-            not a plain folder name (results go to ``results/<name>/``, never outside).
+            method or class field, a value of the wrong type (a text for a list, 2.5 for a
+            count), no classes, a count not from 1 to :data:`MAX_COUNT`, a ``grid.name``
+            placeholder that is not a grid axis, or a ``name`` that is not a plain folder
+            name (results go to ``results/<name>/``, never outside).
     """
     if isinstance(source, dict):
         raw, stem, where = dict(source), "experiment", ""
@@ -271,23 +319,28 @@ def load_experiment(source: str | Path | dict, samples: int | None = None) -> Ex
     unknown = set(raw) - SPEC_KEYS
     if unknown:
         raise ValueError(f"unknown experiment key(s) {sorted(unknown)}; known: {sorted(SPEC_KEYS)}")
-    defaults = raw.get("defaults", {})
+    defaults = _table(raw.get("defaults", {}), "defaults")
     classes, features = [], []
-    grid = dict(raw.get("grid", {}))
+    grid = dict(_table(raw.get("grid", {}), "grid"))
     if grid:
         template = grid.pop("name", None)
         axes = {k: v if isinstance(v, list) else [v] for k, v in grid.items()}
         for combo in itertools.product(*axes.values()):
             values = dict(zip(axes, combo, strict=True))
-            name = template.format(**values) if template else ", ".join(f"{k}={_feature(v)}" for k, v in values.items())
+            name = (
+                _class_name(template, values)
+                if template is not None
+                else ", ".join(f"{k}={_feature(v)}" for k, v in values.items())
+            )
             classes.append(hand_class({**defaults, **values, "name": name}))
             features.append({k: _feature(v) for k, v in values.items()})
-    contracts = [contract_spec(c).name for c in raw.get("contracts", [])]
+    names_of = "contract names"
+    contracts = [contract_spec(c).name for c in _listed(raw.get("contracts", []), "contracts", names_of)]
     class_contracts = [contracts] * len(classes)
-    for entry in raw.get("classes", []):
+    for entry in _listed(raw.get("classes", []), "classes", "tables ([[classes]])", (dict,)):
         entry = dict(entry)
-        own = [contract_spec(c).name for c in entry.pop("contracts", contracts)]
-        labels = entry.pop("features", {})  # extra table columns for charts, no constraint
+        own = [contract_spec(c).name for c in _listed(entry.pop("contracts", contracts), "classes.contracts", names_of)]
+        labels = _table(entry.pop("features", {}), "classes.features")  # extra table columns for charts, no constraint
         classes.append(hand_class({**defaults, **entry}))
         features.append({k: _feature(v) for k, v in {**entry, **labels}.items() if k != "name"})
         class_contracts.append(own)
@@ -298,36 +351,39 @@ def load_experiment(source: str | Path | dict, samples: int | None = None) -> Ex
         raise ValueError(f"two hand classes share a name: {sorted({n for n in names if names.count(n) > 1})}")
     if not all(class_contracts):
         raise ValueError("the experiment names no contracts (give contracts, for all or per class)")
-    seats = [seat_name(parse_seat(s)) for s in raw.get("seats", ["eldest"])]
-    methods = list(raw.get("methods", ["dd"]))
+    seats = [seat_name(parse_seat(s)) for s in _listed(raw.get("seats", ["eldest"]), "seats", "seats", (str, int))]
+    methods = list(_listed(raw.get("methods", ["dd"]), "methods", "method names"))
     bad_methods = [m for m in methods if m not in METHODS]
     if bad_methods:
         raise ValueError(f"unknown method(s) {bad_methods}; known: {', '.join(METHODS)}")
     name = str(raw.get("name", stem))
     if name in ("", ".", "..") or Path(name).name != name or "\\" in name:
         raise ValueError(f"{where}name = {name!r} is not a folder name (results go to results/<name>/)")
+    accept = raw.get("accept_tricks", 4.0)
+    if isinstance(accept, bool) or not isinstance(accept, int | float) or not 0 <= accept <= ALL_TRICKS:
+        raise ValueError(f"accept_tricks must be a number of playing tricks from 0 to {ALL_TRICKS}, got {accept!r}")
+    turned = raw.get("turned", "trump")
+    if turned not in TURNED:
+        raise ValueError(f"turned must be one of {', '.join(TURNED)}, got {turned!r}")
     exp = Experiment(
         name=name,
-        seed=resolve_seed(int(raw.get("seed", 0))),
-        samples=int(samples if samples is not None else raw.get("samples", 16)),
+        seed=resolve_seed(raw.get("seed", 0)),
+        samples=_count(samples if samples is not None else raw.get("samples", 16), "samples"),
         contracts=list(dict.fromkeys(c for own in class_contracts for c in own)),
         classes=classes,
         class_contracts=class_contracts,
         features=features,
         seats=seats,
         methods=methods,
-        deals=int(raw.get("deals", 1)),
+        deals=_count(raw.get("deals", 1), "deals"),
         rules=str(raw.get("rules", "tempelaere")),
-        batch_size=int(raw.get("batch_size", 4)),
-        accept_tricks=float(raw.get("accept_tricks", 4.0)),
-        turned=str(raw.get("turned", "trump")),
+        batch_size=_count(raw.get("batch_size", 4), "batch_size"),
+        accept_tricks=float(accept),
+        turned=turned,
         description=str(raw.get("description", "")),
-        charts=list(raw.get("charts", [])),
+        charts=list(_listed(raw.get("charts", []), "charts", "tables ([[charts]])", (dict,))),
         source={k: v for k, v in raw.items() if k not in ("samples", "seed", "name")},
     )
-    for what in ("samples", "deals", "batch_size"):
-        if getattr(exp, what) <= 0:
-            raise ValueError(f"{what} must be positive, got {getattr(exp, what)}")
     get_rules(exp.rules)
     return exp
 
