@@ -61,6 +61,23 @@ def test_collect_into_a_missing_folder_leaves_nothing(tmp_path):
     assert files(tmp_path) == before
 
 
+def test_empty_out_dir_is_refused_before_any_work(tmp_path):
+    """An empty --out-dir names no folder: it wrote table.csv, meta.json, batches/ into the current folder."""
+    (tmp_path / "small.toml").write_text(SPEC, encoding="utf-8")
+    before = files(tmp_path)
+    for argv in (["--out-dir", ""], ["--out-dir", " ", "--charts-only"]):
+        err = refuse(tmp_path, "experiment", "small.toml", *argv)
+        assert err.endswith("error: argument --out-dir: an empty folder name (leave the option out for the default "
+                            "folder)")  # fmt: skip
+    assert files(tmp_path) == before
+    from wiezen_sim.analysis.experiment import redraw_charts, run_experiment
+
+    for verb in (run_experiment, redraw_charts):
+        with pytest.raises(ValueError, match="an empty path names no results folder"):
+            verb(tmp_path / "small.toml", out="")
+    assert files(tmp_path) == before
+
+
 def test_missing_and_binary_experiment_files_are_named(tmp_path):
     assert refuse(tmp_path, "experiment", "nope.toml").endswith("error: no experiment file nope.toml")
     (tmp_path / "binary.toml").write_bytes(bytes(range(256)))

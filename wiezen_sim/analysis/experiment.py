@@ -649,6 +649,17 @@ def _write_outputs(
     return table, decided, drawn
 
 
+def _results_folder(out: str | Path | None, name: str) -> Path:
+    """The results folder: ``out``, or ``results/<name>`` under the current folder when None.
+
+    Raises:
+        ValueError: ``out`` an empty text (it names no folder; it would write into the current one).
+    """
+    if isinstance(out, str) and not out.strip():
+        raise ValueError("an empty path names no results folder (give none for results/<name>)")
+    return Path(out) if out is not None else Path("results") / name
+
+
 def _dask_client(scheduler: str | None, n_jobs: int):
     try:
         from distributed import Client, LocalCluster
@@ -700,7 +711,8 @@ def run_experiment(
 
     Raises:
         ValueError: bad experiment, chart, backend or job count, batches of a different
-            experiment under ``out`` on resume, nothing to collect, or ``out`` a file.
+            experiment under ``out`` on resume, nothing to collect, or ``out`` a file or
+            an empty text.
         OSError: ``out`` cannot be written.
         Interrupted: Ctrl-C or SIGTERM; every batch finished is kept in ``out/batches/``
             (``resume`` continues, ``collect`` writes the outputs from them).
@@ -710,7 +722,7 @@ def run_experiment(
     backend = resolve_backend(backend, n_jobs)
     if scheduler and backend != "dask":
         raise ValueError("--scheduler needs --backend dask")
-    out = Path(out) if out is not None else Path("results") / exp.name
+    out = _results_folder(out, exp.name)
     batch_dir = out / "batches"
     params = json.loads(json.dumps(exp.parameters(), default=str))
     stamp = batch_dir / "experiment.json"
@@ -803,11 +815,11 @@ def redraw_charts(source: str | Path | dict | Experiment, out: str | Path | None
     ``results/<name>``).
 
     Raises:
-        ValueError: a bad experiment or chart, no finished run under ``out``, or a run
-            of other parameters.
+        ValueError: a bad experiment or chart, ``out`` an empty text, no finished run under
+            ``out``, or a run of other parameters.
     """
     exp = source if isinstance(source, Experiment) else load_experiment(source)
-    out = Path(out) if out is not None else Path("results") / exp.name
+    out = _results_folder(out, exp.name)
     try:
         meta = json.loads((out / "meta.json").read_text())
         hands = pd.read_parquet(out / "hands.parquet")
