@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from wiezen_sim.cli import main
+from wiezen_sim.rules.ruleset import PAYMENTS_DIR
 
 SPEC = """
 contracts = ["solo"]
@@ -119,6 +120,17 @@ def test_simulate_out_in_a_missing_folder_is_refused_before_the_run(tmp_path):
 def test_huge_counts_are_refused_before_any_work(tmp_path, argv, message):
     assert message in refuse(tmp_path, *argv)
     assert files(tmp_path) == set()
+
+
+def test_simulate_refuses_a_huge_payment_before_the_run(tmp_path):
+    """A payment of 99999999999999999999 units was an OverflowError traceback in simulate."""
+    table = (PAYMENTS_DIR / "tempelaere.toml").read_text(encoding="utf-8")
+    (tmp_path / "huge.toml").write_text(
+        table.replace("solo = { win = 1,", f"solo = {{ win = {HUGE},"), encoding="utf-8"
+    )
+    (tmp_path / "rules.toml").write_text('payments = "huge.toml"\n', encoding="utf-8")
+    err = refuse(tmp_path, "simulate", "--rules", "rules.toml", "--hands", "2", "--sessions", "2", "--jobs", "1")
+    assert f"contract 'solo': win must be a whole number of units from 0 to 1000000, got {HUGE}" in err
 
 
 BAD_ADVICE = [
