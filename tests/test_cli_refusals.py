@@ -108,6 +108,13 @@ def test_simulate_out_in_a_missing_folder_is_refused_before_the_run(tmp_path):
     assert files(tmp_path) == set()
 
 
+def test_simulate_log_and_out_in_the_same_file_are_refused_before_the_run(tmp_path):
+    """The text table silently replaced the Parquet log."""
+    err = refuse(tmp_path, "simulate", "--hands", "2", "--sessions", "2", "--log", "s.parquet", "--out", "./s.parquet")
+    assert err.endswith("error: --log and --out name the same file (./s.parquet): the table would replace the log")
+    assert files(tmp_path) == set()
+
+
 @pytest.mark.parametrize(
     "argv,message",
     [
