@@ -266,7 +266,7 @@ def test_experiment_file_values_are_checked_when_loaded(change, message):
 
 
 def test_samples_override_is_checked():
-    with pytest.raises(ValueError, match="samples must be a whole number from 1 to 10000000, got 2.5"):
+    with pytest.raises(ValueError, match=r"samples must be a whole number from 1 to 10000000, got 2\.5"):
         load_experiment(tomllib.loads(SPEC.format(samples=1, batch=1)), samples=2.5)
 
 

@@ -66,7 +66,6 @@ import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -83,45 +82,14 @@ from wiezen_sim.rules.payments import ALL_TRICKS
 from wiezen_sim.rules.ruleset import get_rules, read_toml
 from wiezen_sim.vocabulary import SEAT_NAMES, is_whole, parse_seat, seat_name
 
-__all__ = [
-    "CLASS_FIELDS",
-    "KEYS",
-    "MAX_COUNT",
-    "SPEC_KEYS",
-    "TURNED",
-    "Experiment",
-    "ExperimentResult",
-    "class_stream",
-    "decisions",
-    "declared_suit",
-    "hand_class",
-    "load_experiment",
-    "run_experiment",
-    "sample_position",
-    "summarise",
-    "turned_card",
-]
+__all__ = ["CLASS_FIELDS", "KEYS", "MAX_COUNT", "SPEC_KEYS", "TURNED", "Experiment", "ExperimentResult",
+           "class_stream", "decisions", "declared_suit", "hand_class", "load_experiment", "run_experiment",
+           "sample_position", "summarise", "turned_card"]  # fmt: skip
 
 TURNED = ("trump", "other", "any")
 KEYS = ("class", "seat", "method", "contract", "level")
-SPEC_KEYS = {
-    "name",
-    "description",
-    "seed",
-    "samples",
-    "deals",
-    "contracts",
-    "seats",
-    "methods",
-    "rules",
-    "batch_size",
-    "accept_tricks",
-    "turned",
-    "defaults",
-    "grid",
-    "classes",
-    "charts",
-}
+SPEC_KEYS = {"name", "description", "seed", "samples", "deals", "contracts", "seats", "methods", "rules", "batch_size",
+             "accept_tricks", "turned", "defaults", "grid", "classes", "charts"}  # fmt: skip
 CLASS_FIELDS = {f.name for f in fields(HandClass)}
 MAX_COUNT = 10_000_000  # the most samples, deals or hands per batch an experiment file may ask for
 
@@ -263,20 +231,11 @@ def _table(value: object, key: str) -> dict:
     return value
 
 
-def _count(value: Any, key: str) -> int:
-    """``value`` if it is a whole number from 1 to :data:`MAX_COUNT`, else ValueError naming ``key``."""
-    if not is_whole(value, 1, MAX_COUNT):
-        raise ValueError(f"{key} must be a whole number from 1 to {MAX_COUNT}, got {value!r}")
-    return int(value)
-
-
 def _class_name(template: object, values: dict) -> str:
-    """A grid class's name: ``grid.name`` filled in with ``values`` (the class's grid axes).
-
-    Raises:
-        ValueError: a template that is not a text, not a format string, or a placeholder that
-            is not a grid axis (names the key, the placeholder and the axes allowed).
-    """
+    """A grid class's name: ``grid.name`` filled in with ``values`` (its grid axes), or the axes listed without one;
+    ValueError for a template that is not a text or a format string of the axes, naming key, placeholder and axes."""
+    if template is None:
+        return ", ".join(f"{k}={_feature(v)}" for k, v in values.items())
     allowed = ", ".join("{" + axis + "}" for axis in values)
     if not isinstance(template, str):
         raise ValueError(f"grid.name must be a text with placeholders {allowed}, got {template!r}")
@@ -304,11 +263,10 @@ def load_experiment(source: str | Path | dict, samples: int | None = None) -> Ex
         samples: overrides the file's ``samples`` (hands per class, seat and method).
 
     Raises:
-        ValueError: a missing or unreadable file, not TOML, an unknown key, contract, seat,
-            method or class field, a value of the wrong type (a text for a list, 2.5 for a
-            count), no classes, a count not from 1 to :data:`MAX_COUNT`, a ``grid.name``
-            placeholder that is not a grid axis, or a ``name`` that is not a plain folder
-            name (results go to ``results/<name>/``, never outside).
+        ValueError: a missing or unreadable file, not TOML, an unknown key, contract, seat, method or
+            class field, a value of the wrong type (a text for a list), no classes, a count not from 1
+            to :data:`MAX_COUNT`, a ``grid.name`` placeholder that is not a grid axis, or a ``name`` that
+            is not a plain folder name (results go to ``results/<name>/``, never outside).
     """
     if isinstance(source, dict):
         raw, stem, where = dict(source), "experiment", ""
@@ -319,6 +277,11 @@ def load_experiment(source: str | Path | dict, samples: int | None = None) -> Ex
     unknown = set(raw) - SPEC_KEYS
     if unknown:
         raise ValueError(f"unknown experiment key(s) {sorted(unknown)}; known: {sorted(SPEC_KEYS)}")
+    counts = {"samples": raw.get("samples", 16) if samples is None else samples, "deals": raw.get("deals", 1),
+              "batch_size": raw.get("batch_size", 4)}  # fmt: skip
+    for key, value in counts.items():
+        if not is_whole(value, 1, MAX_COUNT):
+            raise ValueError(f"{key} must be a whole number from 1 to {MAX_COUNT}, got {value!r}")
     defaults = _table(raw.get("defaults", {}), "defaults")
     classes, features = [], []
     grid = dict(_table(raw.get("grid", {}), "grid"))
@@ -327,12 +290,7 @@ def load_experiment(source: str | Path | dict, samples: int | None = None) -> Ex
         axes = {k: v if isinstance(v, list) else [v] for k, v in grid.items()}
         for combo in itertools.product(*axes.values()):
             values = dict(zip(axes, combo, strict=True))
-            name = (
-                _class_name(template, values)
-                if template is not None
-                else ", ".join(f"{k}={_feature(v)}" for k, v in values.items())
-            )
-            classes.append(hand_class({**defaults, **values, "name": name}))
+            classes.append(hand_class({**defaults, **values, "name": _class_name(template, values)}))
             features.append({k: _feature(v) for k, v in values.items()})
     names_of = "contract names"
     contracts = [contract_spec(c).name for c in _listed(raw.get("contracts", []), "contracts", names_of)]
@@ -368,16 +326,16 @@ def load_experiment(source: str | Path | dict, samples: int | None = None) -> Ex
     exp = Experiment(
         name=name,
         seed=resolve_seed(raw.get("seed", 0)),
-        samples=_count(samples if samples is not None else raw.get("samples", 16), "samples"),
+        samples=int(counts["samples"]),
         contracts=list(dict.fromkeys(c for own in class_contracts for c in own)),
         classes=classes,
         class_contracts=class_contracts,
         features=features,
         seats=seats,
         methods=methods,
-        deals=_count(raw.get("deals", 1), "deals"),
+        deals=int(counts["deals"]),
         rules=str(raw.get("rules", "tempelaere")),
-        batch_size=_count(raw.get("batch_size", 4), "batch_size"),
+        batch_size=int(counts["batch_size"]),
         accept_tricks=float(accept),
         turned=turned,
         description=str(raw.get("description", "")),
@@ -650,11 +608,7 @@ def _write_outputs(
 
 
 def _results_folder(out: str | Path | None, name: str) -> Path:
-    """The results folder: ``out``, or ``results/<name>`` under the current folder when None.
-
-    Raises:
-        ValueError: ``out`` an empty text (it names no folder; it would write into the current one).
-    """
+    """``out``, or ``results/<name>`` when None; ValueError for an empty text (it names no folder)."""
     if isinstance(out, str) and not out.strip():
         raise ValueError("an empty path names no results folder (give none for results/<name>)")
     return Path(out) if out is not None else Path("results") / name
