@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from wiezen_sim.cli import main
+from wiezen_sim.rules.ruleset import PAYMENTS_DIR
 
 SPEC = """
 contracts = ["solo"]
@@ -61,6 +62,23 @@ def test_collect_into_a_missing_folder_leaves_nothing(tmp_path):
     assert files(tmp_path) == before
 
 
+def test_empty_out_dir_is_refused_before_any_work(tmp_path):
+    """An empty --out-dir names no folder: it wrote table.csv, meta.json, batches/ into the current folder."""
+    (tmp_path / "small.toml").write_text(SPEC, encoding="utf-8")
+    before = files(tmp_path)
+    for argv in (["--out-dir", ""], ["--out-dir", " ", "--charts-only"]):
+        err = refuse(tmp_path, "experiment", "small.toml", *argv)
+        assert err.endswith("error: argument --out-dir: an empty folder name (leave the option out for the default "
+                            "folder)")  # fmt: skip
+    assert files(tmp_path) == before
+    from wiezen_sim.analysis.experiment import redraw_charts, run_experiment
+
+    for verb in (run_experiment, redraw_charts):
+        with pytest.raises(ValueError, match="an empty path names no results folder"):
+            verb(tmp_path / "small.toml", out="")
+    assert files(tmp_path) == before
+
+
 def test_missing_and_binary_experiment_files_are_named(tmp_path):
     assert refuse(tmp_path, "experiment", "nope.toml").endswith("error: no experiment file nope.toml")
     (tmp_path / "binary.toml").write_bytes(bytes(range(256)))
@@ -90,6 +108,13 @@ def test_simulate_out_in_a_missing_folder_is_refused_before_the_run(tmp_path):
     assert files(tmp_path) == set()
 
 
+def test_simulate_log_and_out_in_the_same_file_are_refused_before_the_run(tmp_path):
+    """The text table silently replaced the Parquet log."""
+    err = refuse(tmp_path, "simulate", "--hands", "2", "--sessions", "2", "--log", "s.parquet", "--out", "./s.parquet")
+    assert err.endswith("error: --log and --out name the same file (./s.parquet): the table would replace the log")
+    assert files(tmp_path) == set()
+
+
 @pytest.mark.parametrize(
     "argv,message",
     [
@@ -112,6 +137,17 @@ def test_advise_outputs_that_name_no_file_or_the_same_file_are_refused(tmp_path)
     assert "'' names no file" in refuse(tmp_path, "advise", "--out", "")
     assert list(tmp_path.iterdir()) == []
     assert files(tmp_path) == set()
+
+
+def test_simulate_refuses_a_huge_payment_before_the_run(tmp_path):
+    """A payment of 99999999999999999999 units was an OverflowError traceback in simulate."""
+    table = (PAYMENTS_DIR / "tempelaere.toml").read_text(encoding="utf-8")
+    (tmp_path / "huge.toml").write_text(
+        table.replace("solo = { win = 1,", f"solo = {{ win = {HUGE},"), encoding="utf-8"
+    )
+    (tmp_path / "rules.toml").write_text('payments = "huge.toml"\n', encoding="utf-8")
+    err = refuse(tmp_path, "simulate", "--rules", "rules.toml", "--hands", "2", "--sessions", "2", "--jobs", "1")
+    assert f"contract 'solo': win must be a whole number of units from 0 to 1000000, got {HUGE}" in err
 
 
 BAD_ADVICE = [

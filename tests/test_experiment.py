@@ -206,7 +206,7 @@ def test_turned_card_follows_the_class_and_seat():
         ({"contracts": ["slam"]}, "unknown contract"),
         ({"colour": 3}, "unknown experiment key"),
         ({"seats": ["north"]}, "unknown seat"),
-        ({"samples": 0}, "samples must be positive"),
+        ({"samples": 0}, "samples must be a whole number from 1 to 10000000, got 0"),
         ({"defaults": {"shape": "9-9-0-0"}}, "four suit lengths summing to 13"),
         ({"defaults": {"width": 3}}, "unknown hand-class field"),
         ({"defaults": {"lengths": "5-5-5-x"}}, "is empty"),
@@ -225,6 +225,49 @@ def test_bad_experiments(tmp_path, change, message, compiled_kernels):
     with pytest.raises(ValueError, match=message):
         run_experiment(spec, out=tmp_path / "out", n_jobs=1, progress=False)
     assert not (tmp_path / "out").exists()  # a rejected experiment leaves nothing behind
+
+
+@pytest.mark.parametrize(
+    "change,message",
+    [
+        (
+            {"grid": {"name": "{nope} trumps", "aces": [2]}},
+            r"grid.name = '\{nope\} trumps': unknown placeholder \{nope\}; "
+            r"placeholders allowed: \{aces\}",
+        ),
+        ({"grid": {"name": "{0} trumps", "aces": [2]}}, r"grid.name = .*unknown placeholder \{0\}"),
+        ({"grid": {"name": "{aces trumps", "aces": [2]}}, r"grid.name = .*expected '\}'.*allowed: \{aces\}"),
+        ({"grid": {"name": "{aces:{x}}", "aces": [2]}}, r"grid.name = .*unknown placeholder \{x\}"),
+        ({"grid": {"name": 3, "aces": [2]}}, "grid.name must be a text"),
+        ({"samples": 2.5}, "samples must be a whole number from 1 to 10000000, got 2.5"),
+        ({"samples": 10**8}, "samples must be a whole number from 1 to 10000000"),
+        ({"deals": True}, "deals must be a whole number"),
+        ({"batch_size": "4"}, "batch_size must be a whole number"),
+        ({"seed": 2.5}, "seed must be a non-negative integer, got 2.5"),
+        ({"accept_tricks": "4"}, "accept_tricks must be a number of playing tricks from 0 to 13"),
+        ({"accept_tricks": 14}, "accept_tricks must be a number"),
+        ({"turned": "nope"}, "turned must be one of trump, other, any"),
+        ({"contracts": "abondance"}, "contracts must be a list of contract names, got 'abondance'"),
+        ({"seats": "eldest"}, "seats must be a list of seats, got 'eldest'"),
+        ({"methods": "dd"}, "methods must be a list of method names, got 'dd'"),
+        ({"classes": [{"name": "x", "contracts": "solo"}]}, "classes.contracts must be a list of contract names"),
+        ({"classes": {"name": "x"}}, "classes must be a list of tables"),
+        ({"charts": {"kind": "lines"}}, "charts must be a list of tables"),
+        ({"grid": ["aces"]}, "grid must be a table"),
+        ({"defaults": 3}, "defaults must be a table"),
+    ],
+)
+def test_experiment_file_values_are_checked_when_loaded(change, message):
+    """A typo in grid.name or a value of the wrong type is refused by name when the file is read (no traceback,
+    no 2.5 samples run as 2, no string taken letter by letter as a list)."""
+    spec = {**tomllib.loads(SPEC.format(samples=1, batch=1)), **change}
+    with pytest.raises(ValueError, match=message):
+        load_experiment(spec)
+
+
+def test_samples_override_is_checked():
+    with pytest.raises(ValueError, match=r"samples must be a whole number from 1 to 10000000, got 2\.5"):
+        load_experiment(tomllib.loads(SPEC.format(samples=1, batch=1)), samples=2.5)
 
 
 @pytest.mark.parametrize(

@@ -248,9 +248,20 @@ def test_a_rules_file_with_a_wrong_type_is_refused(tmp_path, text, message):
 @pytest.mark.parametrize(
     "row,message",
     [
-        ('{ win = "8", lose = 8 }', "contract 'abondance': win must be a whole number of units, 0 or more, got '8'"),
+        (
+            '{ win = "8", lose = 8 }',
+            "contract 'abondance': win must be a whole number of units from 0 to 1000000, got '8'",
+        ),
         ("{ win = 8.5, lose = 8 }", "contract 'abondance': win must be a whole number"),
-        ("{ win = 8, lose = -8 }", "contract 'abondance': lose must be a whole number of units, 0 or more, got -8"),
+        (
+            "{ win = 8, lose = -8 }",
+            "contract 'abondance': lose must be a whole number of units from 0 to 1000000, got -8",
+        ),
+        (
+            "{ win = 99999999999999999999, lose = 8 }",
+            "contract 'abondance': win must be a whole number of units from 0 to 1000000, got 99999999999999999999",
+        ),
+        ("{ win = 8, lose = 8, lose_per_trick = 1000001 }", "lose_per_trick must be a whole number of units from 0"),
         ("{ win = 8 }", "contract 'abondance' needs win and lose"),
         ("{ win = 8, lose = 8, bogus = 1 }", "contract 'abondance' needs win and lose"),
         ('{ win = 8, lose = 8, double_on_all = "yes" }', "double_on_all must be true or false"),
@@ -266,3 +277,26 @@ def test_a_payment_table_with_a_bad_field_names_it(tmp_path, row, message):
     no_rising.write_text(text.split("[abondance_rising]")[0])
     with pytest.raises(ValueError, match=r"it needs a \[abondance_rising\] table"):
         PaymentTable.load(no_rising)
+
+
+@pytest.mark.parametrize(
+    "old,new,message",
+    [
+        ("ronde_pas_stake = 4", "ronde_pas_stake = 1000001", "ronde_pas_stake must be a whole number of units from 0"),
+        (
+            "12 = 14",
+            "12 = 99999999999999999999",
+            "abondance_rising 12 must be a whole number of units from 0 to 1000000",
+        ),
+    ],
+)
+def test_a_payment_value_above_the_limit_is_refused_when_loaded(tmp_path, old, new, message):
+    """99999999999999999999 units crashed simulate (OverflowError summing chips) while score and advise took it."""
+    path = tmp_path / "table.toml"
+    path.write_text((PAYMENTS_DIR / "tempelaere.toml").read_text().replace(old, new))
+    with pytest.raises(ValueError, match=f"bad payment table {re.escape(str(path))}: {message}"):
+        PaymentTable.load(path)
+    rules = tmp_path / "rules.toml"
+    rules.write_text(f'payments = "{path}"\n')
+    with pytest.raises(ValueError, match=message):
+        get_rules(rules)

@@ -105,6 +105,23 @@ ADV = ["romanian", "advise"]
         (["romanian", "simulate", "--players", "4", "--games", "99999999999999999999"], "--games: must be from 1 to"),
         (["romanian", "simulate", "--players", "4", "--games", "1", "--policies", "oracle"], "unknown policy"),
         (["romanian", "simulate", "--players", "4", "--games", "1", "--scoring", "x"], "invalid choice"),
+        # an empty entry was dropped: 1,,0 counted as two bids, heuristic,,random taken as two policies
+        (
+            [*ADV, "AS KS", "--players", "4", "--seat", "3", "--trump", "AH", "--bids", "1,,0"],
+            "argument --bids: an empty entry in '1,,0'",
+        ),
+        (
+            ["romanian", "simulate", "--players", "4", "--games", "1", "--policies", "heuristic,,random"],
+            "argument --policies: an empty entry in 'heuristic,,random'",
+        ),
+        (
+            ["romanian", "simulate", "--players", "4", "--games", "1", "--special", "blind,"],
+            "argument --special: an empty entry in 'blind,'",
+        ),
+        (
+            ["romanian", "simulate", "--players", "4", "--games", "1", "--policies", "heuristic,mc", "--worlds", "4"],
+            "--worlds is for PIMC play: add pimc to --policies",
+        ),
     ],
 )
 def test_bad_input_one_line_exit_2(capsys, argv, message):

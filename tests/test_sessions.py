@@ -335,3 +335,12 @@ def test_cli_simulate_bad_input(argv, capsys):
 def test_session_counts_are_range_checked(hands, sessions, message):
     with pytest.raises(ValueError, match=message):
         simulate_sessions(hands, sessions, bots=["neutral"], seed=1)
+
+
+def test_a_single_bot_name_is_that_bot_in_every_seat():
+    """bots="neutral" was read letter by letter ("unknown bidder 'n'"); it is ["neutral"], as the docstring says."""
+    one = simulate_sessions(2, 2, "classic", "neutral", seed=2)
+    assert one.meta["bots"] == ["neutral"] and one.seats == [["neutral"] * 4] * 2
+    pd.testing.assert_frame_equal(one.log, simulate_sessions(2, 2, "classic", ["neutral"], seed=2).log)
+    with pytest.raises(ValueError, match="unknown bidder 'neutral,aggressive'"):
+        simulate_sessions(2, 2, "classic", "neutral,aggressive", seed=2)

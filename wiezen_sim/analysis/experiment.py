@@ -60,6 +60,7 @@ import json
 import math
 import os
 import shutil
+import string
 import time
 import zlib
 from collections.abc import Sequence
@@ -77,48 +78,20 @@ from wiezen_sim.cards import FULL_DECK, SUITS, card_count, card_name, cards_of, 
 from wiezen_sim.parallel import Interrupted, progress_bar, resolve_backend, resolve_seed, run_tasks, sample_seeds
 from wiezen_sim.rules.auction import LEVELS
 from wiezen_sim.rules.contracts import contract_spec
+from wiezen_sim.rules.payments import ALL_TRICKS
 from wiezen_sim.rules.ruleset import get_rules, read_toml
-from wiezen_sim.vocabulary import SEAT_NAMES, parse_seat, seat_name
+from wiezen_sim.vocabulary import SEAT_NAMES, is_whole, parse_seat, seat_name
 
-__all__ = [
-    "CLASS_FIELDS",
-    "KEYS",
-    "SPEC_KEYS",
-    "TURNED",
-    "Experiment",
-    "ExperimentResult",
-    "class_stream",
-    "decisions",
-    "declared_suit",
-    "hand_class",
-    "load_experiment",
-    "run_experiment",
-    "sample_position",
-    "summarise",
-    "turned_card",
-]
+__all__ = ["CLASS_FIELDS", "KEYS", "MAX_COUNT", "SPEC_KEYS", "TURNED", "Experiment", "ExperimentResult",
+           "class_stream", "decisions", "declared_suit", "hand_class", "load_experiment", "run_experiment",
+           "sample_position", "summarise", "turned_card"]  # fmt: skip
 
 TURNED = ("trump", "other", "any")
 KEYS = ("class", "seat", "method", "contract", "level")
-SPEC_KEYS = {
-    "name",
-    "description",
-    "seed",
-    "samples",
-    "deals",
-    "contracts",
-    "seats",
-    "methods",
-    "rules",
-    "batch_size",
-    "accept_tricks",
-    "turned",
-    "defaults",
-    "grid",
-    "classes",
-    "charts",
-}
+SPEC_KEYS = {"name", "description", "seed", "samples", "deals", "contracts", "seats", "methods", "rules", "batch_size",
+             "accept_tricks", "turned", "defaults", "grid", "classes", "charts"}  # fmt: skip
 CLASS_FIELDS = {f.name for f in fields(HandClass)}
+MAX_COUNT = 10_000_000  # the most samples, deals or hands per batch an experiment file may ask for
 
 
 @dataclass
@@ -244,6 +217,38 @@ def hand_class(spec: dict) -> HandClass:
         raise ValueError(f"bad hand class {spec!r}: {exc}") from None
 
 
+def _listed(value: object, key: str, what: str, kinds: tuple[type, ...] = (str,)) -> list:
+    """``value`` if it is a list of ``kinds`` (a TOML array), else ValueError naming ``key``."""
+    if not isinstance(value, list) or not all(isinstance(v, kinds) and not isinstance(v, bool) for v in value):
+        raise ValueError(f"{key} must be a list of {what}, got {value!r}")
+    return value
+
+
+def _table(value: object, key: str) -> dict:
+    """``value`` if it is a TOML table, else ValueError naming ``key``."""
+    if not isinstance(value, dict):
+        raise ValueError(f"{key} must be a table, got {value!r}")
+    return value
+
+
+def _class_name(template: object, values: dict) -> str:
+    """A grid class's name: ``grid.name`` filled in with ``values`` (its grid axes), or the axes listed without one;
+    ValueError for a template that is not a text or a format string of the axes, naming key, placeholder and axes."""
+    if template is None:
+        return ", ".join(f"{k}={_feature(v)}" for k, v in values.items())
+    allowed = ", ".join("{" + axis + "}" for axis in values)
+    if not isinstance(template, str):
+        raise ValueError(f"grid.name must be a text with placeholders {allowed}, got {template!r}")
+    try:
+        for _, name, _, _ in string.Formatter().parse(template):
+            if name is not None and name not in values:
+                raise ValueError(f"unknown placeholder {{{name}}}")
+        return template.format(**values)
+    except (ValueError, KeyError, IndexError) as exc:  # KeyError, IndexError: a placeholder in a format spec
+        problem = f"unknown placeholder {{{exc.args[0]}}}" if isinstance(exc, KeyError | IndexError) else exc
+        raise ValueError(f"grid.name = {template!r}: {problem}; placeholders allowed: {allowed}") from None
+
+
 def _feature(value: object) -> object:
     """A class feature as a table cell: ranges ``"6-7"``, per-suit tables ``"C=6-7"``."""
     if isinstance(value, dict):
@@ -258,9 +263,10 @@ def load_experiment(source: str | Path | dict, samples: int | None = None) -> Ex
         samples: overrides the file's ``samples`` (hands per class, seat and method).
 
     Raises:
-        ValueError: a missing or unreadable file, not TOML, an unknown key, contract, seat,
-            method or class field, no classes, a non-positive count, or a ``name`` that is
-            not a plain folder name (results go to ``results/<name>/``, never outside).
+        ValueError: a missing or unreadable file, not TOML, an unknown key, contract, seat, method or
+            class field, a value of the wrong type (a text for a list), no classes, a count not from 1
+            to :data:`MAX_COUNT`, a ``grid.name`` placeholder that is not a grid axis, or a ``name`` that
+            is not a plain folder name (results go to ``results/<name>/``, never outside).
     """
     if isinstance(source, dict):
         raw, stem, where = dict(source), "experiment", ""
@@ -271,23 +277,28 @@ def load_experiment(source: str | Path | dict, samples: int | None = None) -> Ex
     unknown = set(raw) - SPEC_KEYS
     if unknown:
         raise ValueError(f"unknown experiment key(s) {sorted(unknown)}; known: {sorted(SPEC_KEYS)}")
-    defaults = raw.get("defaults", {})
+    counts = {"samples": raw.get("samples", 16) if samples is None else samples, "deals": raw.get("deals", 1),
+              "batch_size": raw.get("batch_size", 4)}  # fmt: skip
+    for key, value in counts.items():
+        if not is_whole(value, 1, MAX_COUNT):
+            raise ValueError(f"{key} must be a whole number from 1 to {MAX_COUNT}, got {value!r}")
+    defaults = _table(raw.get("defaults", {}), "defaults")
     classes, features = [], []
-    grid = dict(raw.get("grid", {}))
+    grid = dict(_table(raw.get("grid", {}), "grid"))
     if grid:
         template = grid.pop("name", None)
         axes = {k: v if isinstance(v, list) else [v] for k, v in grid.items()}
         for combo in itertools.product(*axes.values()):
             values = dict(zip(axes, combo, strict=True))
-            name = template.format(**values) if template else ", ".join(f"{k}={_feature(v)}" for k, v in values.items())
-            classes.append(hand_class({**defaults, **values, "name": name}))
+            classes.append(hand_class({**defaults, **values, "name": _class_name(template, values)}))
             features.append({k: _feature(v) for k, v in values.items()})
-    contracts = [contract_spec(c).name for c in raw.get("contracts", [])]
+    names_of = "contract names"
+    contracts = [contract_spec(c).name for c in _listed(raw.get("contracts", []), "contracts", names_of)]
     class_contracts = [contracts] * len(classes)
-    for entry in raw.get("classes", []):
+    for entry in _listed(raw.get("classes", []), "classes", "tables ([[classes]])", (dict,)):
         entry = dict(entry)
-        own = [contract_spec(c).name for c in entry.pop("contracts", contracts)]
-        labels = entry.pop("features", {})  # extra table columns for charts, no constraint
+        own = [contract_spec(c).name for c in _listed(entry.pop("contracts", contracts), "classes.contracts", names_of)]
+        labels = _table(entry.pop("features", {}), "classes.features")  # extra table columns for charts, no constraint
         classes.append(hand_class({**defaults, **entry}))
         features.append({k: _feature(v) for k, v in {**entry, **labels}.items() if k != "name"})
         class_contracts.append(own)
@@ -298,36 +309,39 @@ def load_experiment(source: str | Path | dict, samples: int | None = None) -> Ex
         raise ValueError(f"two hand classes share a name: {sorted({n for n in names if names.count(n) > 1})}")
     if not all(class_contracts):
         raise ValueError("the experiment names no contracts (give contracts, for all or per class)")
-    seats = [seat_name(parse_seat(s)) for s in raw.get("seats", ["eldest"])]
-    methods = list(raw.get("methods", ["dd"]))
+    seats = [seat_name(parse_seat(s)) for s in _listed(raw.get("seats", ["eldest"]), "seats", "seats", (str, int))]
+    methods = list(_listed(raw.get("methods", ["dd"]), "methods", "method names"))
     bad_methods = [m for m in methods if m not in METHODS]
     if bad_methods:
         raise ValueError(f"unknown method(s) {bad_methods}; known: {', '.join(METHODS)}")
     name = str(raw.get("name", stem))
     if name in ("", ".", "..") or Path(name).name != name or "\\" in name:
         raise ValueError(f"{where}name = {name!r} is not a folder name (results go to results/<name>/)")
+    accept = raw.get("accept_tricks", 4.0)
+    if isinstance(accept, bool) or not isinstance(accept, int | float) or not 0 <= accept <= ALL_TRICKS:
+        raise ValueError(f"accept_tricks must be a number of playing tricks from 0 to {ALL_TRICKS}, got {accept!r}")
+    turned = raw.get("turned", "trump")
+    if turned not in TURNED:
+        raise ValueError(f"turned must be one of {', '.join(TURNED)}, got {turned!r}")
     exp = Experiment(
         name=name,
-        seed=resolve_seed(int(raw.get("seed", 0))),
-        samples=int(samples if samples is not None else raw.get("samples", 16)),
+        seed=resolve_seed(raw.get("seed", 0)),
+        samples=int(counts["samples"]),
         contracts=list(dict.fromkeys(c for own in class_contracts for c in own)),
         classes=classes,
         class_contracts=class_contracts,
         features=features,
         seats=seats,
         methods=methods,
-        deals=int(raw.get("deals", 1)),
+        deals=int(counts["deals"]),
         rules=str(raw.get("rules", "tempelaere")),
-        batch_size=int(raw.get("batch_size", 4)),
-        accept_tricks=float(raw.get("accept_tricks", 4.0)),
-        turned=str(raw.get("turned", "trump")),
+        batch_size=int(counts["batch_size"]),
+        accept_tricks=float(accept),
+        turned=turned,
         description=str(raw.get("description", "")),
-        charts=list(raw.get("charts", [])),
+        charts=list(_listed(raw.get("charts", []), "charts", "tables ([[charts]])", (dict,))),
         source={k: v for k, v in raw.items() if k not in ("samples", "seed", "name")},
     )
-    for what in ("samples", "deals", "batch_size"):
-        if getattr(exp, what) <= 0:
-            raise ValueError(f"{what} must be positive, got {getattr(exp, what)}")
     get_rules(exp.rules)
     return exp
 
@@ -593,6 +607,13 @@ def _write_outputs(
     return table, decided, drawn
 
 
+def _results_folder(out: str | Path | None, name: str) -> Path:
+    """``out``, or ``results/<name>`` when None; ValueError for an empty text (it names no folder)."""
+    if isinstance(out, str) and not out.strip():
+        raise ValueError("an empty path names no results folder (give none for results/<name>)")
+    return Path(out) if out is not None else Path("results") / name
+
+
 def _dask_client(scheduler: str | None, n_jobs: int):
     try:
         from distributed import Client, LocalCluster
@@ -644,7 +665,8 @@ def run_experiment(
 
     Raises:
         ValueError: bad experiment, chart, backend or job count, batches of a different
-            experiment under ``out`` on resume, nothing to collect, or ``out`` a file.
+            experiment under ``out`` on resume, nothing to collect, or ``out`` a file or
+            an empty text.
         OSError: ``out`` cannot be written.
         Interrupted: Ctrl-C or SIGTERM; every batch finished is kept in ``out/batches/``
             (``resume`` continues, ``collect`` writes the outputs from them).
@@ -654,7 +676,7 @@ def run_experiment(
     backend = resolve_backend(backend, n_jobs)
     if scheduler and backend != "dask":
         raise ValueError("--scheduler needs --backend dask")
-    out = Path(out) if out is not None else Path("results") / exp.name
+    out = _results_folder(out, exp.name)
     batch_dir = out / "batches"
     params = json.loads(json.dumps(exp.parameters(), default=str))
     stamp = batch_dir / "experiment.json"
@@ -747,11 +769,11 @@ def redraw_charts(source: str | Path | dict | Experiment, out: str | Path | None
     ``results/<name>``).
 
     Raises:
-        ValueError: a bad experiment or chart, no finished run under ``out``, or a run
-            of other parameters.
+        ValueError: a bad experiment or chart, ``out`` an empty text, no finished run under
+            ``out``, or a run of other parameters.
     """
     exp = source if isinstance(source, Experiment) else load_experiment(source)
-    out = Path(out) if out is not None else Path("results") / exp.name
+    out = _results_folder(out, exp.name)
     try:
         meta = json.loads((out / "meta.json").read_text())
         hands = pd.read_parquet(out / "hands.parquet")

@@ -356,7 +356,7 @@ def simulate_sessions(
     hands: int = 16,
     sessions: int = 100,
     rules: str | RuleSet = "tempelaere",
-    bots: Sequence[str] = ("neutral",),
+    bots: str | Sequence[str] = ("neutral",),
     seed: int | None = None,
     n_jobs: int = 1,
     tie_break: bool = True,
@@ -372,7 +372,8 @@ def simulate_sessions(
         sessions: number of sessions.
         rules: preset name, TOML file or RuleSet.
         bots: bot specs ``BIDDER[@PLAYER]`` (module docstring), rotated over the seats:
-            in session ``i`` seat ``p`` gets ``bots[(p + i) % len(bots)]``.
+            in session ``i`` seat ``p`` gets ``bots[(p + i) % len(bots)]``; a single spec
+            (``"neutral"``) is that bot in every seat, as ``["neutral"]``.
         seed: seed (``None`` draws one, reported in ``meta``); each session has its own
             seed word, so the result is the same for any ``n_jobs`` and ``batch_size``.
         n_jobs: workers (-1 = all cores).
@@ -393,7 +394,7 @@ def simulate_sessions(
             (``meta["partial"]`` True), None before the first.
     """
     rule_set = get_rules(rules)
-    names = [str(b).strip() for b in bots]
+    names = [str(b).strip() for b in ([bots] if isinstance(bots, str) else bots)]
     if not names:
         raise ValueError("give at least one bot")
     for name in names:

@@ -38,6 +38,7 @@ __all__ = [
     "add_rules",
     "add_verb",
     "emit",
+    "folder_path",
     "int_range",
     "jobs",
     "non_negative_float",
@@ -161,6 +162,14 @@ def output_path(text: str) -> str:
             tempfile.TemporaryFile(dir=folder).close()
     except OSError as exc:
         raise argparse.ArgumentTypeError(f"cannot write {text}: {exc.strerror or exc}") from None
+    return text
+
+
+def folder_path(text: str) -> str:
+    """An argparse ``type`` for a results folder (``--out-dir``): any path but an empty one, which names no
+    folder (it would write into the current folder), refused as :func:`output_path` refuses an empty file."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty folder name (leave the option out for the default folder)")
     return text
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from wiezen_sim.cli.args import add_jobs, add_verb, int_range, note
+from wiezen_sim.cli.args import add_jobs, add_verb, folder_path, int_range, note
 
 __all__ = ["add", "run"]
 
@@ -52,7 +52,7 @@ def add(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--resume", action="store_true", help="keep the batches an interrupted run finished")
     add_jobs(p)
     p.add_argument("--samples", type=int_range(1, 10_000_000), help="hands per class (overrides the file)")
-    p.add_argument("--out-dir", metavar="FOLDER", help="results folder (default results/<name>)")
+    p.add_argument("--out-dir", type=folder_path, metavar="FOLDER", help="results folder (default results/<name>)")
     p.add_argument("--collect", action="store_true", help="solve nothing: outputs from the batches finished so far")
     p.add_argument("--charts-only", action="store_true", help="solve nothing: redraw the charts of a finished run")
     p.add_argument("--quiet", action="store_true", help="no progress bar, no summary")

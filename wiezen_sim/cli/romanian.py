@@ -12,7 +12,7 @@ import math
 from typing import TYPE_CHECKING
 
 from wiezen_sim.cards import card_name, hand_name
-from wiezen_sim.cli.args import add_jobs, add_output, add_verb, emit, int_range, non_negative_float
+from wiezen_sim.cli.args import UsageError, add_jobs, add_output, add_verb, emit, int_range, non_negative_float
 from wiezen_sim.defaults import MAX_WORLDS
 from wiezen_sim.rules.romanian import ONE_CARD_MODES, SCORING_PRESETS, SEQUENCES, SPECIAL_DEALS
 from wiezen_sim.vocabulary import seat_name
@@ -34,8 +34,18 @@ def _players(text: str) -> int:
     return int(text)
 
 
+def _entries(text: str) -> list[str]:
+    """The comma-separated entries of ``text`` (none for an empty text); an empty entry (``1,,0``) is refused."""
+    if not text.strip():
+        return []
+    parts = [p.strip() for p in text.split(",")]
+    if "" in parts:
+        raise argparse.ArgumentTypeError(f"an empty entry in {text!r} (a comma too many?)")
+    return parts
+
+
 def _bids(text: str) -> list[int]:
-    parts = [p.strip() for p in text.split(",") if p.strip()]
+    parts = _entries(text)
     try:
         return [int(p) for p in parts]
     except ValueError:
@@ -44,7 +54,7 @@ def _bids(text: str) -> list[int]:
 
 def _names(allowed: tuple[str, ...], what: str):
     def parse(text: str) -> list[str]:
-        names = [p.strip() for p in text.split(",") if p.strip()]
+        names = _entries(text)
         for name in names:
             if name not in allowed:
                 raise argparse.ArgumentTypeError(f"unknown {what} {name!r}; known: {', '.join(allowed)}")
@@ -145,6 +155,8 @@ def _cmd_simulate(args: argparse.Namespace) -> None:
     from wiezen_sim.analysis.romanian import SimulationResult, simulate
     from wiezen_sim.parallel import Interrupted
 
+    if args.worlds is not None and "pimc" not in args.policies:
+        raise UsageError("--worlds is for PIMC play: add pimc to --policies")
     try:
         res = simulate(
             players=args.players,
@@ -156,7 +168,7 @@ def _cmd_simulate(args: argparse.Namespace) -> None:
             one_card=args.one_card,
             special_end_deals=args.special or [],
             bid_samples=args.bid_samples,
-            worlds=args.worlds,
+            **({} if args.worlds is None else {"worlds": args.worlds}),
             n_jobs=args.jobs,
             backend="loky",
             progress=False if args.quiet else None,
@@ -263,7 +275,7 @@ def add(sub: argparse._SubParsersAction) -> None:
     sim.add_argument("--one-card", default="normal", choices=list(ONE_CARD_MODES))
     sim.add_argument("--special", type=_names(SPECIAL_DEALS, "special deal"), help="end deals, e.g. blind,zero,eight")
     sim.add_argument("--bid-samples", type=int_range(1, MAX_SAMPLES), default=128, help="samples per MC bid")
-    sim.add_argument("--worlds", type=int_range(1, MAX_WORLDS), default=16, help="worlds per PIMC card")
+    sim.add_argument("--worlds", type=int_range(1, MAX_WORLDS), help="pimc: worlds per card decision (default 16)")
     sim.add_argument("--seed", type=int_range(0), default=1, help="seed (default 1; printed)")
     add_jobs(sim)
     add_output(sim)

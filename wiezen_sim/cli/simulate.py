@@ -4,9 +4,20 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from typing import TYPE_CHECKING
 
-from wiezen_sim.cli.args import add_jobs, add_output, add_rules, add_verb, emit, int_range, note, output_path
+from wiezen_sim.cli.args import (
+    UsageError,
+    add_jobs,
+    add_output,
+    add_rules,
+    add_verb,
+    emit,
+    int_range,
+    note,
+    output_path,
+)
 from wiezen_sim.defaults import MAX_HANDS, MAX_SESSIONS
 
 if TYPE_CHECKING:
@@ -28,6 +39,8 @@ def run(args: argparse.Namespace) -> None:
 
     Stopped (Ctrl-C, SIGTERM): the summary and the log of the sessions finished, marked PARTIAL.
     """
+    if args.log and args.out and os.path.realpath(args.log) == os.path.realpath(args.out):
+        raise UsageError(f"--log and --out name the same file ({args.out}): the table would replace the log")
     from wiezen_sim.analysis.sessions import SessionsResult, simulate_sessions
     from wiezen_sim.parallel import Interrupted
 

@@ -19,9 +19,10 @@ from typing import Any
 from wiezen_sim.rules.contracts import CONTRACTS, contract_spec
 from wiezen_sim.vocabulary import is_whole
 
-__all__ = ["PAYMENTS_DIR", "PRESETS", "PaymentRule", "PaymentTable", "RuleSet", "get_rules", "read_toml"]
+__all__ = ["MAX_UNITS", "PAYMENTS_DIR", "PRESETS", "PaymentRule", "PaymentTable", "RuleSet", "get_rules", "read_toml"]
 
 PAYMENTS_DIR = Path(__file__).with_name("payments")
+MAX_UNITS = 1_000_000  # the largest payment value: sessions sum chips as 64-bit integers (the shipped tables: 24)
 
 
 @dataclass(frozen=True)
@@ -135,9 +136,10 @@ def read_toml(path: Path, what: str) -> dict[str, Any]:
 
 
 def _units(value: Any, what: str) -> int:
-    """``value`` if it is a whole number of units ≥ 0 (a payment), else ValueError naming ``what``."""
-    if not is_whole(value, 0):
-        raise ValueError(f"{what} must be a whole number of units, 0 or more, got {value!r}")
+    """``value`` if it is a whole number of units from 0 to :data:`MAX_UNITS` (a payment), else ValueError
+    naming ``what``."""
+    if not is_whole(value, 0, MAX_UNITS):
+        raise ValueError(f"{what} must be a whole number of units from 0 to {MAX_UNITS}, got {value!r}")
     return value
 
 
