@@ -204,6 +204,11 @@ def test_payment_table_toml(tmp_path):
     rules_file.write_text(f'preset = "classic"\npayments = "{path}"\nvraag_tricks = 9\n')
     rules = get_rules(rules_file)
     assert not rules.pico and rules.vraag_tricks == 9 and rules.payments.name == "house"
+    # a relative table path is read from the rules file's folder, not the current one (a tester's report)
+    rules_file.write_text(f'payments = "{path.name}"\n')
+    assert get_rules(rules_file).payments.name == "house"
+    with pytest.raises(TypeError, match=r"rules: a preset name, a \.toml rules file or a RuleSet, got 5"):
+        get_rules(5)  # was "expected str, bytes or os.PathLike object"
     bad = tmp_path / "bad.toml"
     bad.write_text("pico = true\ncolour = 'red'\n")
     with pytest.raises(ValueError, match="colour"):

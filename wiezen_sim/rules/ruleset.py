@@ -255,14 +255,17 @@ def get_rules(rules: str | Path | RuleSet = "tempelaere") -> RuleSet:
     """Resolve a preset name, a ``RuleSet`` or a TOML rules file into a ``RuleSet``.
 
     A rules file holds ``RuleSet`` fields at top level; ``preset = "name"`` picks the
-    base (default ``tempelaere``) and ``payments`` is a table name, a path, or an
-    inline table in the schema of ``payments/tempelaere.toml``.
+    base (default ``tempelaere``) and ``payments`` is a table name, a path (relative to
+    the rules file's folder), or an inline table in the schema of ``payments/tempelaere.toml``.
 
     Raises:
         ValueError: unknown preset, unknown field or bad value (names it).
+        TypeError: ``rules`` neither text, a path nor a RuleSet.
     """
     if isinstance(rules, RuleSet):
         return rules
+    if not isinstance(rules, (str, Path)):
+        raise TypeError(f"rules: a preset name, a .toml rules file or a RuleSet, got {rules!r}")
     path = Path(rules)
     if path.suffix != ".toml":
         if rules not in PRESETS:
@@ -271,8 +274,8 @@ def get_rules(rules: str | Path | RuleSet = "tempelaere") -> RuleSet:
     data = read_toml(path, "rules file")
     base = get_rules(data.pop("preset", "tempelaere"))
     payments = data.pop("payments", None)
-    if isinstance(payments, str):
-        data["payments"] = PaymentTable.load(payments)
+    if isinstance(payments, str):  # a table's file path is read from the rules file's folder
+        data["payments"] = PaymentTable.load(path.parent / payments if payments.endswith(".toml") else payments)
     elif isinstance(payments, dict):
         data["payments"] = PaymentTable.from_mapping(payments, str(path))
     elif payments is not None:
