@@ -67,7 +67,8 @@ from wiezen_sim.analysis.advise import advise
 from wiezen_sim.analysis.advise.bids import method_players
 from wiezen_sim.analysis.advise.play import auction_behind, default_model
 from wiezen_sim.analysis.charts import finish_figure, label
-from wiezen_sim.analysis.experiment import Experiment, load_experiment, run_experiment
+from wiezen_sim.analysis.experiment import run_experiment
+from wiezen_sim.analysis.experiment_file import Experiment, load_experiment
 from wiezen_sim.analysis.provenance import git_commit, machine_info, package_versions
 from wiezen_sim.analysis.stats import mean_interval, wilson
 from wiezen_sim.cards import FULL_DECK, SUITS, card_name, card_suit, cards_of, hand_name

@@ -12,7 +12,8 @@ import pytest
 from matplotlib.figure import Figure
 
 from wiezen_sim.analysis.charts import chart_figures, label, plot_decision, plot_lines, text_colour
-from wiezen_sim.analysis.experiment import decisions, load_experiment
+from wiezen_sim.analysis.experiment import decisions
+from wiezen_sim.analysis.experiment_file import load_experiment
 
 ROOT = Path(__file__).resolve().parent.parent
 EXPERIMENTS = sorted(p for p in (ROOT / "experiments").glob("*.toml") if (ROOT / "results" / p.stem).is_dir())

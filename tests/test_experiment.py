@@ -15,15 +15,8 @@ import pandas as pd
 import pytest
 
 from wiezen_sim.analysis.advise import advise
-from wiezen_sim.analysis.experiment import (
-    _dask_client,
-    decisions,
-    hand_class,
-    load_experiment,
-    redraw_charts,
-    run_experiment,
-    sample_position,
-)
+from wiezen_sim.analysis.experiment import _dask_client, decisions, redraw_charts, run_experiment
+from wiezen_sim.analysis.experiment_file import hand_class, load_experiment, sample_position
 from wiezen_sim.cards import card_count, card_suit
 from wiezen_sim.cli import main
 

@@ -22,7 +22,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from wiezen_sim.analysis.experiment import load_experiment, run_experiment
+from wiezen_sim.analysis.experiment import run_experiment
+from wiezen_sim.analysis.experiment_file import load_experiment
 from wiezen_sim.analysis.provenance import git_commit, machine_info, package_versions
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -41,8 +41,8 @@ sys.path.insert(0, str(ROOT))
 
 from wiezen_sim.analysis.advise.dd_table import _solver  # noqa: E402
 from wiezen_sim.analysis.advise.deals import sample_hands  # noqa: E402
-from wiezen_sim.analysis.experiment import git_commit  # noqa: E402
 from wiezen_sim.analysis.hands import HandClass, sample_hand  # noqa: E402
+from wiezen_sim.analysis.provenance import git_commit  # noqa: E402
 from wiezen_sim.cards import FULL_DECK, card_name, card_suit, cards_of, deal_name, hand_name  # noqa: E402
 from wiezen_sim.parallel import sample_seeds  # noqa: E402
 from wiezen_sim.rules.dealing import check_position  # noqa: E402
