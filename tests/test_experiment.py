@@ -248,6 +248,14 @@ def test_bad_experiments(tmp_path, change, message, compiled_kernels):
         ({"charts": {"kind": "lines"}}, "charts must be a list of tables"),
         ({"grid": ["aces"]}, "grid must be a table"),
         ({"defaults": 3}, "defaults must be a table"),
+        # a second tester's file wrote its charts outside the results folder, and counted a seat twice
+        ({"charts": [{"kind": "lines", "x": "aces", "file": "../../../../tmp/evil"}]}, "is not a file name"),
+        ({"charts": [{"kind": "lines", "x": "aces", "file": "/tmp/evil"}]}, "file = '/tmp/evil' is not a file name"),
+        ({"charts": [{"kind": "lines", "x": "aces", "file": ""}]}, "file = '' is not a file name"),
+        ({"seats": ["eldest", "eldest"]}, r"seats must name at least one, each once, got \['eldest', 'eldest'\]"),
+        ({"methods": []}, r"methods must name at least one, each once, got \[\]"),  # was "No objects to concatenate"
+        ({"grid": {"trump_length": ["67"]}, "defaults": {"trump": "H"}}, "trump_length must be a number or a"),
+        ({"grid": {"trump_length": [True]}, "defaults": {"trump": "H"}}, "trump_length must be a number or a"),
     ],
 )
 def test_experiment_file_values_are_checked_when_loaded(change, message):
@@ -342,3 +350,15 @@ def test_local_dask_cluster_has_the_workers_asked_for(monkeypatch):
     _dask_client(None, 3)
     _dask_client(None, -1)
     assert started == [1, 3, os.cpu_count()]
+
+
+def test_an_experiment_files_rules_file_is_read_from_its_folder(tmp_path, monkeypatch):
+    """``rules = "house.toml"`` beside the experiment file, run from another folder (a tester's report: it was
+    looked for in the current folder)."""
+    folder = tmp_path / "ex"
+    folder.mkdir()
+    (folder / "house.toml").write_text('preset = "classic"\n', encoding="utf-8")
+    spec = SPEC.format(samples=1, batch=1).replace('contracts = ["miserie", "open_miserie"]', 'contracts = ["miserie"]')
+    (folder / "e.toml").write_text('rules = "house.toml"\n' + spec, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert load_experiment(folder / "e.toml").rules == str(folder / "house.toml")

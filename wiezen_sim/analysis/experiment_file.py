@@ -275,6 +275,17 @@ def load_experiment(source: str | Path | dict, samples: int | None = None) -> Ex
     bad_methods = [m for m in methods if m not in METHODS]
     if bad_methods:
         raise ValueError(f"unknown method(s) {bad_methods}; known: {', '.join(METHODS)}")
+    for key, given in (("seats", seats), ("methods", methods)):  # a seat twice would count its hands twice
+        if not given or len(set(given)) != len(given):
+            raise ValueError(f"{key} must name at least one, each once, got {raw.get(key)!r}")
+    charts = list(_listed(raw.get("charts", []), "charts", "tables ([[charts]])", (dict,)))
+    for chart in charts:  # a chart is written into the results folder, never outside it
+        file = chart.get("file", "chart")
+        if not isinstance(file, str) or file in ("", ".", "..") or Path(file).name != file or "\\" in file:
+            raise ValueError(f"{where}charts: file = {file!r} is not a file name (charts go to the results folder)")
+    rules = str(raw.get("rules", "tempelaere"))
+    if rules.endswith(".toml") and not isinstance(source, dict):
+        rules = str(Path(source).parent / rules)  # a rules file is read from the experiment file's folder
     name = str(raw.get("name", stem))
     if name in ("", ".", "..") or Path(name).name != name or "\\" in name:
         raise ValueError(f"{where}name = {name!r} is not a folder name (results go to results/<name>/)")
@@ -295,12 +306,12 @@ def load_experiment(source: str | Path | dict, samples: int | None = None) -> Ex
         seats=seats,
         methods=methods,
         deals=int(counts["deals"]),
-        rules=str(raw.get("rules", "tempelaere")),
+        rules=rules,
         batch_size=int(counts["batch_size"]),
         accept_tricks=float(accept),
         turned=turned,
         description=str(raw.get("description", "")),
-        charts=list(_listed(raw.get("charts", []), "charts", "tables ([[charts]])", (dict,))),
+        charts=charts,
         source={k: v for k, v in raw.items() if k not in ("samples", "seed", "name")},
     )
     get_rules(exp.rules)

@@ -46,10 +46,11 @@ MAX_TRIES = 200_000
 def _range(value: float | tuple[float, float] | None, what: str, lo: float, hi: float) -> tuple[float, float]:
     if value is None:
         return lo, hi
-    a, b = (value, value) if isinstance(value, int | float) else value
-    if not lo <= a <= b <= hi:
-        raise ValueError(f"{what} must lie in {lo}..{hi}, got {value!r}")
-    return a, b
+    pair = (value, value) if not isinstance(value, tuple | list) else tuple(value)
+    numbers = len(pair) == 2 and all(isinstance(x, int | float) and not isinstance(x, bool) for x in pair)
+    if not numbers or not lo <= pair[0] <= pair[1] <= hi:  # "67", True, [6, 7, 8]: no range of numbers
+        raise ValueError(f"{what} must be a number or a [low, high] pair in {lo}..{hi}, got {value!r}")
+    return pair[0], pair[1]
 
 
 def parse_shape(shape: str) -> tuple[int, ...]:
@@ -136,6 +137,7 @@ class HandClass:
                 _range(r, "lowest", 2, 14)
         if self.trump_honours is not None and set(self.trump_honours) - set(HONOURS):
             raise ValueError(f"trump_honours are letters among A, K, Q, got {self.trump_honours!r}")
+        _range(self.trump_length, "trump_length", 0, 13)
         _range(self.aces, "aces", 0, 4)
         _range(self.outside_aces, "outside_aces", 0, 3)
         _range(self.tricks, "tricks", 0, 13)
