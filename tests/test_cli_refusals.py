@@ -183,3 +183,21 @@ def test_advise_refuses_contracts_an_obligatory_troel_leaves_out(capsys):
         "with 4 aces troel is obligatory (RULES.md 1.4): only troel, open_miserie, solo_slim can be bid, not abondance"
     )
     assert capsys.readouterr().err.strip() == f"wiezen-sim advise: error: {want}"
+
+
+def test_out_that_names_the_file_the_command_reads_is_refused(tmp_path):
+    """A tester's runs: ``solve --deals in.pbn --out in.pbn`` replaced the deals with the results, and
+    ``score ... --rules rr.toml --out rr.toml`` the rules file with the payments; both refused, nothing written."""
+    deals = tmp_path / "in.pbn"
+    deals.write_text("N:QJ6.K652.J85.T98 873.J97.AT764.Q4 K5.T83.KQ9.A7652 AT942.AQ4.32.KJ3\n", encoding="utf-8")
+    said = refuse(tmp_path, "solve", "--deals", "in.pbn", "--table", "--out", "./in.pbn")
+    assert said.endswith("--out ./in.pbn is the --deals file this command reads: the result would replace it")
+    rules = tmp_path / "rr.toml"
+    rules.write_text('preset = "classic"\n', encoding="utf-8")
+    said = refuse(
+        tmp_path, "score", "solo", "--declarer", "0", "--tricks", "7", "--rules", "rr.toml", "--out", "rr.toml"
+    )
+    assert "is the --rules file this command reads" in said
+    assert rules.read_text(encoding="utf-8") == 'preset = "classic"\n' and deals.read_text(encoding="utf-8").startswith(
+        "N:"
+    )

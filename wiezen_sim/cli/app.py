@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import argparse
 import atexit
 import contextlib
 import os
@@ -43,6 +44,22 @@ def build_parser() -> Parser:
     return parser
 
 
+def _out_is_not_an_input(args: argparse.Namespace) -> None:
+    """Refuse an ``--out`` that names a file the command reads (``--deals``, a ``--rules`` file): the result
+    would replace it."""
+    out = getattr(args, "out", None)
+    for option in ("deals", "rules"):
+        given = getattr(args, option, None)
+        if (
+            out
+            and isinstance(given, str)
+            and os.path.isfile(given)
+            and os.path.exists(out)
+            and os.path.samefile(given, out)
+        ):
+            raise UsageError(f"--out {out} is the --{option} file this command reads: the result would replace it")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``wiezen-sim``; returns the exit code: 0, 2 on bad input, 128 + the signal
     number when stopped (130 after Ctrl-C, 143 after SIGTERM).
@@ -56,6 +73,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     verb = " ".join(v for v in (args.command, getattr(args, "romanian_command", None)) if v)  # as argparse says it
     try:
+        _out_is_not_an_input(args)
         with stop_signals():
             args.func(args)
     except BrokenPipeError:
