@@ -201,3 +201,18 @@ def test_out_that_names_the_file_the_command_reads_is_refused(tmp_path):
     assert rules.read_text(encoding="utf-8") == 'preset = "classic"\n' and deals.read_text(encoding="utf-8").startswith(
         "N:"
     )
+
+
+def test_files_written_with_a_byte_order_mark_are_read(tmp_path):
+    """Windows Notepad starts UTF-8 files with a byte-order mark: a PBN file and a rules file with one were
+    refused ('a PBN deal starts with N:, ...', 'not valid TOML')."""
+    from wiezen_sim.rules.ruleset import get_rules
+
+    rules = tmp_path / "bom.toml"
+    rules.write_text('\ufeffpreset = "classic"\n', encoding="utf-8")
+    assert not get_rules(rules).pico
+    deals = tmp_path / "bom.pbn"
+    deals.write_text("\ufeffN:QJ6.K652.J85.T98 873.J97.AT764.Q4 K5.T83.KQ9.A7652 AT942.AQ4.32.KJ3\n", encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "wiezen_sim.cli", "solve", "--deals", str(deals), "--trump", "NT",
+                           "--leader", "1", "--side", "02"], capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert proc.returncode == 0 and proc.stdout.endswith("max tricks: 6\n"), proc.stderr

@@ -60,7 +60,7 @@ def _read_deals(args: argparse.Namespace) -> tuple[list[_Deal], list[PbnGame]]:
     if args.deal is not None:
         return [_Deal("", " ".join(args.deal.split()), parse_deal(args.deal, cards_per_hand=None), None)], []
     try:
-        with open(args.deals, encoding="utf-8") as handle:
+        with open(args.deals, encoding="utf-8-sig") as handle:
             text = handle.read()
     except (OSError, UnicodeDecodeError) as exc:
         raise ValueError(f"cannot read {args.deals}: {getattr(exc, 'strerror', None) or exc}") from None

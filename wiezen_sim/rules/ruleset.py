@@ -117,14 +117,14 @@ class PaymentTable:
 
 
 def read_toml(path: Path, what: str) -> dict[str, Any]:
-    """The TOML file ``path`` as a dict; an error names the file and what it is for (``what``, e.g.
-    ``rules file``).
+    """The TOML file ``path`` as a dict (a UTF-8 byte-order mark, as Windows Notepad writes, is skipped); an
+    error names the file and what it is for (``what``, e.g. ``rules file``).
 
     Raises:
         ValueError: no such file, an unreadable one, one that is not UTF-8 text or not valid TOML.
     """
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(path.read_text(encoding="utf-8-sig"))
     except FileNotFoundError:
         raise ValueError(f"no {what} {path}") from None
     except OSError as exc:
