@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from wiezen_sim.analysis.advise import EXAMPLE, Advice, advise
 from wiezen_sim.analysis.advise.stopping import round_ends
@@ -151,9 +152,25 @@ def test_romanian_fields(client: TestClient) -> None:
     }
 
 
+def test_a_page_of_another_site_cannot_start_work(client: TestClient) -> None:
+    """Any page the user visits could open a socket to this server and run computations: one whose Origin is not
+    the page's own is closed before it starts (a tester's report); the page itself, and clients with no Origin
+    header (scripts), are served."""
+    with (
+        pytest.raises(WebSocketDisconnect),
+        client.websocket_connect("/ws/wiezen", headers={"origin": "http://evil.example"}) as ws,
+    ):
+        ws.send_text(json.dumps(POSITION))
+        ws.receive_json()
+    with client.websocket_connect("/ws/wiezen", headers={"origin": "http://testserver"}) as ws:
+        ws.send_text(json.dumps({**POSITION, "samples": "0"}))
+        assert ws.receive_json()["type"] == "invalid"
+
+
 def test_bad_requests(client: TestClient) -> None:
     assert client.get("/api/check/bridge").status_code == 404
-    for frame in ("not json", b"\x00\x01", json.dumps([POSITION]).encode()):  # text or binary frames
+    deep = "[" * 100_000 + "]" * 100_000  # a tester's frame: a RecursionError traceback in the server log
+    for frame in ("not json", b"\x00\x01", json.dumps([POSITION]).encode(), deep):  # text or binary frames
         with client.websocket_connect("/ws/wiezen") as ws:
             ws.send_text(frame) if isinstance(frame, str) else ws.send_bytes(frame)
             assert ws.receive_json() == {"type": "error", "message": "send the form as one JSON object of fields"}

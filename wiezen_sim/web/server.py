@@ -32,6 +32,7 @@ from multiprocessing import forkserver
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import uvicorn
 from starlette.applications import Starlette
@@ -163,6 +164,10 @@ def create_app(n_jobs: int = 1, max_running: int = MAX_RUNNING) -> Starlette:
         return JSONResponse(KINDS[kind][0](request.query_params).to_dict())
 
     async def compute(websocket: WebSocket) -> None:
+        origin = websocket.headers.get("origin")
+        if origin is not None and urlsplit(origin).netloc != websocket.headers.get("host"):
+            await websocket.close(code=1008)  # a page of another site: it must not run work on this machine
+            return
         await websocket.accept()
         kind = websocket.path_params["kind"]
         if kind not in KINDS:
@@ -173,7 +178,7 @@ def create_app(n_jobs: int = 1, max_running: int = MAX_RUNNING) -> Starlette:
             return
         try:
             form = json.loads(first.get("text") or "")  # a binary frame has no text
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: arrays nested too deep to decode
             form = None
         if not isinstance(form, dict):
             await _finish(websocket, {"type": "error", "message": "send the form as one JSON object of fields"})
