@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -362,3 +363,12 @@ def test_an_experiment_files_rules_file_is_read_from_its_folder(tmp_path, monkey
     (folder / "e.toml").write_text('rules = "house.toml"\n' + spec, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     assert load_experiment(folder / "e.toml").rules == str(folder / "house.toml")
+
+
+def test_resume_over_a_damaged_stamp_names_the_file(tmp_path, compiled_kernels):
+    """A damaged batches/experiment.json (a tester's run) said only "Expecting value: line 1 column 1 (char 0)"."""
+    run_experiment(write_spec(tmp_path, samples=2), out=tmp_path / "out", n_jobs=1, progress=False, charts=False)
+    stamp = tmp_path / "out" / "batches" / "experiment.json"
+    stamp.write_text("{", encoding="utf-8")
+    with pytest.raises(ValueError, match=f"{re.escape(str(stamp))} is damaged .*run without --resume"):
+        run_experiment(write_spec(tmp_path, samples=2), out=tmp_path / "out", resume=True, progress=False)

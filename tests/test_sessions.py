@@ -163,6 +163,12 @@ def test_make_bidder_names():
     for bad in ("foo", "threshold:x", "advisor:0", "threshold:nan"):
         with pytest.raises(ValueError):
             make_bidder(bad)
+    # a tester's bots: accepted out of any sense, or refused only by a memory error during the run
+    aggression = "A must be a number from -5 to 5"
+    for bad, said in (("threshold:-100", aggression), ("threshold:abc", aggression),
+                      ("advisor:100000000000", "S must be a whole number from 1 to 1000")):  # fmt: skip
+        with pytest.raises(ValueError, match=f"bad bidder '{bad}': {said}"):
+            make_bidder(bad)
     with pytest.raises(ValueError):
         make_bot("neutral@nobody", np.random.default_rng(0))
     assert seat_bots(["a", "b", "c"], 1) == ["b", "c", "a", "b"]

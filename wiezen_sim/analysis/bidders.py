@@ -39,6 +39,8 @@ from wiezen_sim.rules.contracts import ACCEPT, CARTE_BLANCHE, PASS, WAIT
 from wiezen_sim.vocabulary import SEATS
 
 __all__ = [
+    "MAX_ADVISOR_SAMPLES",
+    "MAX_AGGRESSION",
     "MISERE_ORDER",
     "NEUTRAL",
     "STYLES",
@@ -48,6 +50,9 @@ __all__ = [
     "misere_risk",
     "with_aggression",
 ]
+
+MAX_AGGRESSION = 5.0  # threshold:A: the styles are -1, 0 and +1; beyond ±5 the bot bids everything or nothing
+MAX_ADVISOR_SAMPLES = 1000  # advisor:S: sampled deals per hand and bid decision (a few seconds a hand at 8)
 
 
 @dataclass
@@ -125,16 +130,23 @@ def make_bidder(spec: str, rng: np.random.Generator | None = None) -> ThresholdB
     advisor bot with S samples per hand, default 8).
 
     Raises:
-        ValueError: unknown name or a bad number.
+        ValueError: unknown name, an aggression outside ±:data:`MAX_AGGRESSION` or advisor samples outside
+            1..:data:`MAX_ADVISOR_SAMPLES`.
     """
     name, _, arg = spec.strip().lower().partition(":")
-    try:
-        if name in STYLES and not arg:
-            return ThresholdBidder(STYLES[name], name=name)
-        if name == "threshold":
-            return ThresholdBidder(float(arg or 0), name=spec.strip().lower())
-        if name == "advisor":
-            return AdvisorBidder(int(arg) if arg else 8, rng=rng or np.random.default_rng(0), name=spec.strip().lower())
-    except ValueError as exc:
-        raise ValueError(f"bad bidder {spec!r}: {exc}") from None
+    if name in STYLES and not arg:
+        return ThresholdBidder(STYLES[name], name=name)
+    if name == "threshold":
+        try:
+            aggression = float(arg or 0)
+        except ValueError:
+            aggression = math.nan
+        if not -MAX_AGGRESSION <= aggression <= MAX_AGGRESSION:  # NaN fails too
+            raise ValueError(f"bad bidder {spec!r}: A must be a number from -{MAX_AGGRESSION:g} to {MAX_AGGRESSION:g}")
+        return ThresholdBidder(aggression, name=spec.strip().lower())
+    if name == "advisor":
+        samples = int(arg) if arg.isdigit() else 8 if not arg else 0
+        if not 1 <= samples <= MAX_ADVISOR_SAMPLES:
+            raise ValueError(f"bad bidder {spec!r}: S must be a whole number from 1 to {MAX_ADVISOR_SAMPLES}")
+        return AdvisorBidder(samples, rng=rng or np.random.default_rng(0), name=spec.strip().lower())
     raise ValueError(f"unknown bidder {spec!r}; known: conservative, neutral, aggressive, threshold:A, advisor[:S]")

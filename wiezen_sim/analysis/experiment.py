@@ -188,6 +188,16 @@ def _check_charts(exp: Experiment) -> None:
     chart_figures(exp.charts, table, decided)
 
 
+def _stamp(path: Path) -> object:
+    """The batches' stamp (``batches/experiment.json``) as written; ValueError naming the file when it is not JSON."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (ValueError, OSError) as exc:
+        raise ValueError(
+            f"{path} is damaged ({exc}): delete the folder {path.parent} and run without --resume"
+        ) from None
+
+
 def _write_atomic(frame: pd.DataFrame, path: Path) -> None:
     tmp = path.with_suffix(".tmp")
     frame.to_parquet(tmp, index=False)
@@ -377,7 +387,7 @@ def run_experiment(
     stamp = batch_dir / "experiment.json"
     resume = resume or collect
     solved = _solved(params)
-    if resume and stamp.exists() and json.loads(stamp.read_text()) != solved:
+    if resume and stamp.exists() and _stamp(stamp) != solved:
         raise ValueError(f"{batch_dir} holds batches of a different experiment or size; run without --resume")
     _check_classes(exp)
     if charts and exp.charts:
