@@ -239,6 +239,7 @@ def test_ruleset_validation():
         ('kleine_miserie = "no"\n', "kleine_miserie must be true or false, got 'no'"),
         ("pico = 1\n", "pico must be true or false, got 1"),
         ("vraag_tricks = 8.0\n", "vraag_tricks must be 8 or 9, got 8.0"),
+        ("name = 5\n", "name must be a text, got 5"),
         ("payments = 5\n", "payments in .* must be a table name, a .toml path or an inline table, got 5"),
     ],
 )

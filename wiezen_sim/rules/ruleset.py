@@ -200,6 +200,8 @@ class RuleSet:
     deck: str = "shuffle"
 
     def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise ValueError(f"name must be a text, got {self.name!r}")
         for f in dataclasses.fields(self):
             if f.type == "bool":
                 _flag(getattr(self, f.name), f.name)
