@@ -216,3 +216,18 @@ def test_files_written_with_a_byte_order_mark_are_read(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "wiezen_sim.cli", "solve", "--deals", str(deals), "--trump", "NT",
                            "--leader", "1", "--side", "02"], capture_output=True, text=True, timeout=300)  # fmt: skip
     assert proc.returncode == 0 and proc.stdout.endswith("max tricks: 6\n"), proc.stderr
+
+
+@pytest.mark.parametrize(
+    "argv,option",
+    [
+        (["advise", "--contracts", "abondance,"], "--contracts"),
+        (["advise", "--compare", "dd,,pimc"], "--compare"),
+        (["simulate", "--bots", ",conservative"], "--bots"),
+        (["romanian", "simulate", "--players", "4", "--games", "1", "--special", ","], "--special"),
+    ],
+)
+def test_an_empty_list_entry_is_refused_by_every_verb(tmp_path, argv, option):
+    """One comma list for every verb (cli.args.comma_entries): a second tester found empty entries dropped by
+    advise and simulate while romanian refused them."""
+    assert refuse(tmp_path, *argv).endswith(f"argument {option}: an empty entry in {argv[-1]!r} (a comma too many?)")

@@ -15,6 +15,7 @@ from wiezen_sim.cli.args import (
     add_output,
     add_rules,
     add_verb,
+    comma_entries,
     emit,
     int_range,
     note,
@@ -39,7 +40,7 @@ PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
 
 def _contracts(text: str) -> list[str]:
-    names = [p.strip().lower() for p in text.split(",") if p.strip()]
+    names = [p.lower() for p in comma_entries(text)]
     unknown = [n for n in names if n not in CONTRACTS]
     if not names or unknown:
         raise argparse.ArgumentTypeError(
@@ -50,7 +51,7 @@ def _contracts(text: str) -> list[str]:
 
 def _methods(text: str) -> tuple[str, ...]:
     """``--compare``'s methods: two or more distinct names of :data:`METHODS`, comma-separated."""
-    names = tuple(p.strip().lower() for p in text.split(",") if p.strip())
+    names = tuple(p.lower() for p in comma_entries(text))
     unknown = [n for n in names if n not in METHODS]
     if unknown:
         raise argparse.ArgumentTypeError(

@@ -59,6 +59,20 @@ class UsageError(Exception):
     """Bad command-line input: reported on one line, exit code 2."""
 
 
+def comma_entries(text: str) -> list[str]:
+    """An argparse ``type``: the comma-separated entries of ``text``, stripped (none for an empty text).
+
+    Raises:
+        argparse.ArgumentTypeError: an empty entry (``1,,0``, ``abondance,``: a comma too many).
+    """
+    if not text.strip():
+        return []
+    parts = [p.strip() for p in text.split(",")]
+    if "" in parts:
+        raise argparse.ArgumentTypeError(f"an empty entry in {text!r} (a comma too many?)")
+    return parts
+
+
 class Parser(argparse.ArgumentParser):
     """An ``ArgumentParser`` whose refusals are one line on stderr and exit code 2 (no usage block)."""
 

@@ -12,7 +12,16 @@ import math
 from typing import TYPE_CHECKING
 
 from wiezen_sim.cards import card_name, hand_name
-from wiezen_sim.cli.args import UsageError, add_jobs, add_output, add_verb, emit, int_range, non_negative_float
+from wiezen_sim.cli.args import (
+    UsageError,
+    add_jobs,
+    add_output,
+    add_verb,
+    comma_entries,
+    emit,
+    int_range,
+    non_negative_float,
+)
 from wiezen_sim.defaults import MAX_WORLDS
 from wiezen_sim.rules.romanian import ONE_CARD_MODES, SCORING_PRESETS, SEQUENCES, SPECIAL_DEALS
 from wiezen_sim.vocabulary import seat_name
@@ -34,18 +43,8 @@ def _players(text: str) -> int:
     return int(text)
 
 
-def _entries(text: str) -> list[str]:
-    """The comma-separated entries of ``text`` (none for an empty text); an empty entry (``1,,0``) is refused."""
-    if not text.strip():
-        return []
-    parts = [p.strip() for p in text.split(",")]
-    if "" in parts:
-        raise argparse.ArgumentTypeError(f"an empty entry in {text!r} (a comma too many?)")
-    return parts
-
-
 def _bids(text: str) -> list[int]:
-    parts = _entries(text)
+    parts = comma_entries(text)
     try:
         return [int(p) for p in parts]
     except ValueError:
@@ -54,7 +53,7 @@ def _bids(text: str) -> list[int]:
 
 def _names(allowed: tuple[str, ...], what: str):
     def parse(text: str) -> list[str]:
-        names = _entries(text)
+        names = comma_entries(text)
         for name in names:
             if name not in allowed:
                 raise argparse.ArgumentTypeError(f"unknown {what} {name!r}; known: {', '.join(allowed)}")

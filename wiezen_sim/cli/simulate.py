@@ -13,6 +13,7 @@ from wiezen_sim.cli.args import (
     add_output,
     add_rules,
     add_verb,
+    comma_entries,
     emit,
     int_range,
     note,
@@ -44,9 +45,8 @@ def run(args: argparse.Namespace) -> None:
     from wiezen_sim.analysis.sessions import SessionsResult, simulate_sessions
     from wiezen_sim.parallel import Interrupted
 
-    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     try:
-        result = simulate_sessions(args.hands, args.sessions, args.rules, bots, args.seed, args.jobs,
+        result = simulate_sessions(args.hands, args.sessions, args.rules, args.bots, args.seed, args.jobs,
                                    chip_limit=args.until_chips, progress=False if args.quiet else None,
                                    backend="loky")  # fmt: skip
     except Interrupted as stop:
@@ -91,6 +91,7 @@ def add(sub: argparse._SubParsersAction) -> None:
     add_rules(p)
     p.add_argument(
         "--bots",
+        type=comma_entries,
         default="conservative,neutral,aggressive",
         help="comma-separated BIDDER[@PLAYER], rotated over the seats; bidders conservative, neutral, aggressive, "
         "threshold:A, advisor[:S]; players heuristic (default), pimc[:M], random",
