@@ -255,8 +255,9 @@ def test_bad_experiments(tmp_path, change, message, compiled_kernels):
         ({"charts": [{"kind": "lines", "x": "aces", "file": ""}]}, "file = '' is not a file name"),
         ({"seats": ["eldest", "eldest"]}, r"seats must name at least one, each once, got \['eldest', 'eldest'\]"),
         ({"methods": []}, r"methods must name at least one, each once, got \[\]"),  # was "No objects to concatenate"
-        ({"grid": {"trump_length": ["67"]}, "defaults": {"trump": "H"}}, "trump_length must be a number or a"),
-        ({"grid": {"trump_length": [True]}, "defaults": {"trump": "H"}}, "trump_length must be a number or a"),
+        ({"grid": {"trump_length": ["67"]}, "defaults": {"trump": "H"}}, "trump_length must be a whole number or a"),
+        ({"grid": {"trump_length": [True]}, "defaults": {"trump": "H"}}, "trump_length must be a whole number or a"),
+        ({"grid": {"trump_length": [6.5]}, "defaults": {"trump": "H"}}, "trump_length must be a whole number or a"),
     ],
 )
 def test_experiment_file_values_are_checked_when_loaded(change, message):

@@ -44,12 +44,16 @@ MAX_TRIES = 200_000
 
 
 def _range(value: float | tuple[float, float] | None, what: str, lo: float, hi: float) -> tuple[float, float]:
+    """``value`` (a number or a ``(low, high)`` pair) as a pair within ``lo``..``hi``, whole numbers unless
+    ``lo`` is a float (playing tricks); ValueError naming ``what`` otherwise ("67", True, 6.5 cards, three)."""
     if value is None:
         return lo, hi
     pair = (value, value) if not isinstance(value, tuple | list) else tuple(value)
-    numbers = len(pair) == 2 and all(isinstance(x, int | float) and not isinstance(x, bool) for x in pair)
-    if not numbers or not lo <= pair[0] <= pair[1] <= hi:  # "67", True, [6, 7, 8]: no range of numbers
-        raise ValueError(f"{what} must be a number or a [low, high] pair in {lo}..{hi}, got {value!r}")
+    kinds = int | float if isinstance(lo, float) else int
+    numbers = len(pair) == 2 and all(isinstance(x, kinds) and not isinstance(x, bool) for x in pair)
+    if not numbers or not lo <= pair[0] <= pair[1] <= hi:
+        what_kind = "a number" if isinstance(lo, float) else "a whole number"
+        raise ValueError(f"{what} must be {what_kind} or a [low, high] pair in {lo:g}..{hi:g}, got {value!r}")
     return pair[0], pair[1]
 
 
@@ -140,7 +144,7 @@ class HandClass:
         _range(self.trump_length, "trump_length", 0, 13)
         _range(self.aces, "aces", 0, 4)
         _range(self.outside_aces, "outside_aces", 0, 3)
-        _range(self.tricks, "tricks", 0, 13)
+        _range(self.tricks, "tricks", 0.0, 13.0)
         _range(self.points, "points", 0, 40)
         _range(self.dangerous, "dangerous", 0, 4)
 
@@ -203,7 +207,7 @@ class HandClass:
             if not lo <= card_count(hand & 0x4000400040004000 & ~(0xFFFF << 16 * self._suit)) <= hi:
                 return False
         if self.tricks is not None:
-            lo, hi = _range(self.tricks, "tricks", 0, 13)
+            lo, hi = _range(self.tricks, "tricks", 0.0, 13.0)
             if not lo <= playing_tricks(hand, self.trump) <= hi:
                 return False
         if self.points is not None:
