@@ -196,6 +196,9 @@ def test_new_options_bad_input(argv, message):
     ('% PBN 2.1\n\n[Event "x"]\n', "no deals in"),
     ('[Deal "#"]\n', "copied from the game before"),
     ('[Deal "N:A2.A.A.A K.K.K.K Q.Q.Q.Q J.J.J.J"]\n', "line 1 of"),
+    # a tester's file: two games with no empty line between them, the first solved never
+    ('[Deal "N:A.A.A.A K.K.K.K Q.Q.Q.Q J.J.J.J"]\n[Deal "N:K.K.K.K A.A.A.A Q.Q.Q.Q J.J.J.J"]\n',
+     "line 2: a second Deal tag in one game (an empty line ends a game)"),
 ])  # fmt: skip
 def test_bad_pbn_files_exit_2_with_one_line(tmp_path, capsys, content, message):
     f = tmp_path / "bad.pbn"

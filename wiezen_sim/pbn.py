@@ -86,8 +86,8 @@ def read_pbn(text: str) -> list[PbnGame]:
     """The games of a PBN file's text (blocks without a ``Deal`` tag included, ``deal`` None).
 
     Raises:
-        ValueError: a ``Deal`` tag that is not a full deal (naming its line), or a deal
-            copied from the previous game (``"#"``, not supported).
+        ValueError: a ``Deal`` tag that is not a full deal (naming its line), a second ``Deal``
+            tag in one game, or a deal copied from the previous game (``"#"``, not supported).
     """
     games = []
     for start, lines in _blocks(text):
@@ -95,6 +95,9 @@ def read_pbn(text: str) -> list[PbnGame]:
         for offset, line in enumerate(lines):
             m = _TAG.match(line)
             if m and m.group(1) == "Deal":
+                if deal is not None:  # the first would be lost without a word
+                    where = f"line {start + offset}"
+                    raise ValueError(f"{where}: a second Deal tag in one game (an empty line ends a game)")
                 value = m.group(2)
                 if value.startswith("#"):
                     raise ValueError(f"line {start + offset}: a Deal copied from the game before (#) is not supported")
