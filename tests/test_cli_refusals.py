@@ -231,3 +231,8 @@ def test_an_empty_list_entry_is_refused_by_every_verb(tmp_path, argv, option):
     """One comma list for every verb (cli.args.comma_entries): a second tester found empty entries dropped by
     advise and simulate while romanian refused them."""
     assert refuse(tmp_path, *argv).endswith(f"argument {option}: an empty entry in {argv[-1]!r} (a comma too many?)")
+
+
+def test_experiment_collect_and_charts_only_are_one_or_the_other(tmp_path):
+    said = refuse(tmp_path, "experiment", "x.toml", "--collect", "--charts-only")
+    assert said.endswith("argument --charts-only: not allowed with argument --collect")

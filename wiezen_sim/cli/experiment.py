@@ -53,7 +53,8 @@ def add(sub: argparse._SubParsersAction) -> None:
     add_jobs(p)
     p.add_argument("--samples", type=int_range(1, 10_000_000), help="hands per class (overrides the file)")
     p.add_argument("--out-dir", type=folder_path, metavar="FOLDER", help="results folder (default results/<name>)")
-    p.add_argument("--collect", action="store_true", help="solve nothing: outputs from the batches finished so far")
-    p.add_argument("--charts-only", action="store_true", help="solve nothing: redraw the charts of a finished run")
+    only = p.add_mutually_exclusive_group()  # both at once did charts only, without a word
+    only.add_argument("--collect", action="store_true", help="solve nothing: outputs from the batches finished so far")
+    only.add_argument("--charts-only", action="store_true", help="solve nothing: redraw the charts of a finished run")
     p.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
     p.set_defaults(func=run)
