@@ -133,9 +133,10 @@ def test_romanian_fields(client: TestClient) -> None:
     position = {
         ("trump", "AS"): _message(check_turned, parse_card("AS"), 4, 3, three),
         ("trump", "none"): _message(check_turned, None, 4, 3, three),
-        ("seat", "9"): _message(parse_seat, 9, 4),
+        ("seat", "9"): _message(parse_seat, "9", 4),
         ("bids", ""): _message(check_bids_so_far, 4, 3, 1, []),
         ("bids", "1,0"): _message(check_bids_so_far, 4, 3, 1, [1, 0]),
+        ("bids", "1,5"): _message(check_bids_so_far, 4, 3, 1, [1, 5]),  # the count first, as the CLI says it
     }
     for (name, text), message in position.items():
         assert check_romanian({**ROMANIAN, name: text}).errors == {name: message}
@@ -144,6 +145,9 @@ def test_romanian_fields(client: TestClient) -> None:
         "trump": _message(check_turned, parse_card("QH"), 4, 8, parse_hand(eight["hand"]))
     }
     assert "cannot be in the hand" in position["trump", "AS"] and "give 1 bids so far, got 0" in position["bids", ""]
+    assert "give 1 bids so far, got 2" in position["bids", "1,5"]
+    # a seat by name, as the CLI takes it (the form asked for a whole number)
+    assert check_romanian({**ROMANIAN, "seat": "dealer", "bids": "1,0,1"}).errors == {}
     assert check_romanian({**ROMANIAN, "sigma": "1e-300"}).errors == {"sigma": _message(check_bid_sigma, 1e-300)}
     # Python refuses int() of more than 4,300 digits with a message about its own limit: the field's length says it
     huge = {"players": "9" * 5_000, "bids": "1," * 3_000, "sigma": "x" * 20_000, "trump": "Q" * 41}

@@ -197,19 +197,19 @@ def check_romanian(form: Mapping[str, str]) -> Checked:
     cards = None if mask is None else _run(checked, "hand", check_cards, mask.bit_count())
     if cards and players:
         _run(checked, "hand", check_cards_in_deck, mask, players, "hand")
-    seat = _run(checked, "seat", _whole, _text(checked, form, kind, "seat"), "seat")
-    if seat is not None and players:
-        _run(checked, "seat", parse_seat, seat, players)
+    seat_text = _text(checked, form, kind, "seat")
+    seat = _run(checked, "seat", parse_seat, seat_text, players) if players else None  # a number or a name, as the CLI
     trump_text = _text(checked, form, kind, "trump")
     no_trump = trump_text.lower() in NO_TRUMP
     trump = None if no_trump else _card(checked, trump_text, "trump")
     if (trump is not None or no_trump) and cards and players:  # against the deal's size and the hand
         _run(checked, "trump", check_turned, trump, players, cards, mask)
     bids = _run(checked, "bids", _bids, _text(checked, form, kind, "bids"))
-    if bids is not None and cards and players:
-        _run(checked, "bids", check_bids, players, cards, bids)
-        if "seat" not in checked.errors:  # one bid per seat before yours
+    if bids is not None and cards and players:  # one bid per seat before yours (the count first, as the CLI)
+        if seat is not None:
             _run(checked, "bids", check_bids_so_far, players, cards, seat, bids)
+        else:
+            _run(checked, "bids", check_bids, players, cards, bids)
     scoring = _text(checked, form, kind, "scoring")
     if scoring not in SCORING_PRESETS:
         checked.fail("scoring", f"unknown scoring {scoring!r}; known: {', '.join(SCORING_PRESETS)}")
