@@ -50,11 +50,11 @@ from pathlib import Path
 import numpy as np
 
 from wiezen_sim.analysis.advise import METHODS
+from wiezen_sim.analysis.advise.play import check_accept_tricks
 from wiezen_sim.analysis.hands import HandClass, hcp, sample_hand
 from wiezen_sim.cards import FULL_DECK, SUITS, card_count, cards_of, suit_holding
 from wiezen_sim.parallel import resolve_seed
 from wiezen_sim.rules.contracts import contract_spec
-from wiezen_sim.rules.payments import ALL_TRICKS
 from wiezen_sim.rules.ruleset import get_rules, read_toml
 from wiezen_sim.vocabulary import is_whole, parse_seat, seat_name
 
@@ -289,9 +289,7 @@ def load_experiment(source: str | Path | dict, samples: int | None = None) -> Ex
     name = str(raw.get("name", stem))
     if name in ("", ".", "..") or Path(name).name != name or "\\" in name:
         raise ValueError(f"{where}name = {name!r} is not a folder name (results go to results/<name>/)")
-    accept = raw.get("accept_tricks", 4.0)
-    if isinstance(accept, bool) or not isinstance(accept, int | float) or not 0 <= accept <= ALL_TRICKS:
-        raise ValueError(f"accept_tricks must be a number of playing tricks from 0 to {ALL_TRICKS}, got {accept!r}")
+    accept = check_accept_tricks(raw.get("accept_tricks", 4.0))
     turned = raw.get("turned", "trump")
     if turned not in TURNED:
         raise ValueError(f"turned must be one of {', '.join(TURNED)}, got {turned!r}")
@@ -308,7 +306,7 @@ def load_experiment(source: str | Path | dict, samples: int | None = None) -> Ex
         deals=int(counts["deals"]),
         rules=rules,
         batch_size=int(counts["batch_size"]),
-        accept_tricks=float(accept),
+        accept_tricks=accept,
         turned=turned,
         description=str(raw.get("description", "")),
         charts=charts,

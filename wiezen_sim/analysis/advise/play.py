@@ -70,6 +70,7 @@ from wiezen_sim.rules.auction import AuctionState, Bid, Declaration, aces, apply
 from wiezen_sim.rules.bots import playing_tricks
 from wiezen_sim.rules.contracts import ACCEPT, CONTRACTS, PASS, WAIT, contract_spec
 from wiezen_sim.rules.dealing import Deal
+from wiezen_sim.rules.payments import ALL_TRICKS
 from wiezen_sim.rules.play import PlayRecord
 from wiezen_sim.rules.ruleset import RuleSet
 from wiezen_sim.solvers.players import DEFAULT_WORLDS, PimcPlayer, play_deal
@@ -91,6 +92,23 @@ def play_options(rules: RuleSet, hand: int) -> list[tuple[str, int | None]]:
     out += [("troel", None)] if aces(hand) >= 3 else []
     out += [("solo_slim", s) for s in range(4)]
     return out
+
+
+def check_accept_tricks(accept_tricks: object) -> float:
+    """``accept_tricks`` (the vraag acceptance rule's threshold in playing tricks) as a float.
+
+    Raises:
+        ValueError: not a number from 0 to 13 (a bool is not one; NaN fails the range).
+    """
+    if (
+        isinstance(accept_tricks, bool)
+        or not isinstance(accept_tricks, int | float | np.number)
+        or not 0 <= float(accept_tricks) <= ALL_TRICKS
+    ):
+        raise ValueError(
+            f"accept_tricks must be a number of playing tricks from 0 to {ALL_TRICKS}, got {accept_tricks!r}"
+        )
+    return float(accept_tricks)
 
 
 def default_model(accept_tricks: float) -> ThresholdBidder:

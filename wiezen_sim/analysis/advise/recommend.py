@@ -19,7 +19,7 @@ import pandas as pd
 from wiezen_sim.analysis.advise.bids import TROEL_ONLY, PassedDeals, needed
 from wiezen_sim.analysis.advise.dd_table import PARTNER_ROWS
 from wiezen_sim.analysis.advise.options import BidRows, OptionRows, bid_rows, dd_rows, play_rows, question
-from wiezen_sim.analysis.advise.play import DealBatch, default_model
+from wiezen_sim.analysis.advise.play import DealBatch, check_accept_tricks, default_model
 from wiezen_sim.analysis.advise.report import Advice
 from wiezen_sim.analysis.advise.stopping import (
     ROUND_FIRST,
@@ -44,7 +44,6 @@ from wiezen_sim.parallel import (
 from wiezen_sim.rules.auction import aces
 from wiezen_sim.rules.contracts import CONTRACTS, contract_spec
 from wiezen_sim.rules.dealing import check_position
-from wiezen_sim.rules.payments import ALL_TRICKS
 from wiezen_sim.rules.ruleset import RuleSet, get_rules
 from wiezen_sim.solvers.players import check_worlds
 from wiezen_sim.solvers.worlds import AuctionModel
@@ -182,14 +181,7 @@ def advise(
         raise ValueError(f"unknown method {method!r}; known: {', '.join(METHODS)}")
     if not is_whole(samples, 1):
         raise ValueError(f"samples must be a positive whole number, got {samples!r}")
-    if (
-        isinstance(accept_tricks, bool)
-        or not isinstance(accept_tricks, (int, float, np.number))
-        or not 0 <= accept_tricks <= ALL_TRICKS
-    ):  # NaN fails the comparison too
-        raise ValueError(
-            f"accept_tricks must be a number of playing tricks from 0 to {ALL_TRICKS}, got {accept_tricks!r}"
-        )
+    check_accept_tricks(accept_tricks)
     check_worlds(worlds)
     check_batch_size(batch_size)
     if on_progress is not None and not callable(on_progress):
