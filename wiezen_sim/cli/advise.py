@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from typing import TYPE_CHECKING
 
 from wiezen_sim.cards import parse_hand
@@ -20,6 +19,7 @@ from wiezen_sim.cli.args import (
     int_range,
     note,
     output_path,
+    same_file,
     wiezen_seat,
 )
 from wiezen_sim.defaults import ADVISE_WORKER_MODULE, COMPARED, EXAMPLE, MAX_PIMC_SAMPLES, MAX_WORLDS, METHODS
@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> None:
         raise UsageError("--compare runs the methods it names (e.g. --compare dd,pimc); leave out --method")
     if args.compare and args.plot:
         raise UsageError("--plot is for a single method: leave out --compare")
-    if args.out and args.plot and os.path.realpath(args.out) == os.path.realpath(args.plot):
+    if same_file(args.out, args.plot):
         raise UsageError(f"--out and --plot name the same file, {args.plot}: the table would overwrite the chart")
     played = args.compare or (args.method,)
     if args.worlds is not None and not any(m.startswith("pimc") for m in played):

@@ -16,7 +16,7 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import NoReturn
 
 from wiezen_sim.cli import advise, demo, experiment, romanian, score, serve, simulate, solve
-from wiezen_sim.cli.args import EXIT_SIGNAL, EXIT_USAGE, Parser, UsageError
+from wiezen_sim.cli.args import EXIT_SIGNAL, EXIT_USAGE, Parser, UsageError, same_file
 
 __all__ = ["VERBS", "build_parser", "entry", "main"]
 
@@ -50,13 +50,7 @@ def _out_is_not_an_input(args: argparse.Namespace) -> None:
     out = getattr(args, "out", None)
     for option in ("deals", "rules"):
         given = getattr(args, option, None)
-        if (
-            out
-            and isinstance(given, str)
-            and os.path.isfile(given)
-            and os.path.exists(out)
-            and os.path.samefile(given, out)
-        ):
+        if isinstance(given, str) and os.path.isfile(given) and same_file(given, out):
             raise UsageError(f"--out {out} is the --{option} file this command reads: the result would replace it")
 
 

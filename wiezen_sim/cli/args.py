@@ -45,6 +45,7 @@ __all__ = [
     "note",
     "output_path",
     "pbn_seat",
+    "same_file",
     "wiezen_seat",
 ]
 
@@ -177,6 +178,13 @@ def output_path(text: str) -> str:
     except OSError as exc:
         raise argparse.ArgumentTypeError(f"cannot write {text}: {exc.strerror or exc}") from None
     return text
+
+
+def same_file(a: str | None, b: str | None) -> bool:
+    """Whether two paths given on the command line name one file (after links and ``..``; None names none)."""
+    if not a or not b:
+        return False
+    return os.path.realpath(a) == os.path.realpath(b)
 
 
 def folder_path(text: str) -> str:

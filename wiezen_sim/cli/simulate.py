@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from typing import TYPE_CHECKING
 
 from wiezen_sim.cli.args import (
@@ -18,6 +17,7 @@ from wiezen_sim.cli.args import (
     int_range,
     note,
     output_path,
+    same_file,
 )
 from wiezen_sim.defaults import MAX_HANDS, MAX_SESSIONS
 
@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> None:
 
     Stopped (Ctrl-C, SIGTERM): the summary and the log of the sessions finished, marked PARTIAL.
     """
-    if args.log and args.out and os.path.realpath(args.log) == os.path.realpath(args.out):
+    if same_file(args.log, args.out):
         raise UsageError(f"--log and --out name the same file ({args.out}): the table would replace the log")
     from wiezen_sim.analysis.sessions import SessionsResult, simulate_sessions
     from wiezen_sim.parallel import Interrupted
