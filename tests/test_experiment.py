@@ -371,5 +371,33 @@ def test_resume_over_a_damaged_stamp_names_the_file(tmp_path, compiled_kernels):
     run_experiment(write_spec(tmp_path, samples=2), out=tmp_path / "out", n_jobs=1, progress=False, charts=False)
     stamp = tmp_path / "out" / "batches" / "experiment.json"
     stamp.write_text("{", encoding="utf-8")
-    with pytest.raises(ValueError, match=f"{re.escape(str(stamp))} is damaged .*run without --resume"):
+    with pytest.raises(ValueError, match=f"{re.escape(str(stamp))} is damaged .*--overwrite replaces"):
         run_experiment(write_spec(tmp_path, samples=2), out=tmp_path / "out", resume=True, progress=False)
+
+
+def test_a_folder_holding_a_run_is_refused_without_resume_or_overwrite(tmp_path, compiled_kernels):
+    """A second run into a results folder used to remove its batches and outputs without a word."""
+    out = tmp_path / "out"
+    run_experiment(write_spec(tmp_path, samples=2), out=out, n_jobs=1, progress=False, charts=False)
+    batches = sorted((out / "batches").iterdir())
+    table = (out / "table.csv").read_bytes()
+    with pytest.raises(ValueError, match=r"already holds a run \(\d+ finished batches\).*--overwrite"):
+        run_experiment(write_spec(tmp_path, samples=2), out=out, n_jobs=1, progress=False, charts=False)
+    assert sorted((out / "batches").iterdir()) == batches and (out / "table.csv").read_bytes() == table
+    with pytest.raises(ValueError, match="cannot go with resume or collect"):
+        run_experiment(write_spec(tmp_path, samples=2), out=out, resume=True, overwrite=True, progress=False)
+    again = run_experiment(write_spec(tmp_path, samples=2), out=out, n_jobs=1, progress=False, charts=False,
+                           overwrite=True)  # fmt: skip
+    assert again.meta["batches_resumed"] == 0
+
+
+def test_cli_refuses_an_experiment_folder_in_use(tmp_path, compiled_kernels):
+    spec = write_spec(tmp_path, samples=2)
+    cmd = [sys.executable, "-m", "wiezen_sim.cli", "experiment", str(spec), "--out-dir", str(tmp_path / "o"), "--jobs",
+           "1", "--quiet"]  # fmt: skip
+    assert subprocess.run(cmd, capture_output=True).returncode == 0
+    again = subprocess.run(cmd, capture_output=True, text=True)
+    assert again.returncode != 0 and "already holds a run" in again.stderr and "Traceback" not in again.stderr
+    assert subprocess.run([*cmd, "--overwrite"], capture_output=True).returncode == 0
+    both = subprocess.run([*cmd, "--overwrite", "--resume"], capture_output=True, text=True)
+    assert both.returncode == 2 and "not allowed with" in both.stderr

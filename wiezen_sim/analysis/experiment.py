@@ -194,7 +194,7 @@ def _stamp(path: Path) -> object:
         return json.loads(path.read_text(encoding="utf-8"))
     except (ValueError, OSError) as exc:
         raise ValueError(
-            f"{path} is damaged ({exc}): delete the folder {path.parent} and run without --resume"
+            f"{path} is damaged ({exc}): --overwrite replaces the run in {path.parent.parent}"
         ) from None
 
 
@@ -342,6 +342,7 @@ def run_experiment(
     progress: bool | None = None,
     charts: bool = True,
     collect: bool = False,
+    overwrite: bool = False,
 ) -> ExperimentResult:
     """Run an experiment and write its results (module docstring).
 
@@ -354,7 +355,7 @@ def run_experiment(
             single-threaded worker processes); default ``sequential`` for ``n_jobs=1``,
             else ``loky``.
         resume: keep the batches a previous run of the same experiment finished
-            (``out/batches/``) and run only the others; without it they are removed.
+            (``out/batches/``) and run only the others.
         n_jobs: parallel workers (-1 = all cores).
         samples: overrides the file's hands per class.
         progress: a progress bar on stderr (default: when stderr is a terminal).
@@ -362,6 +363,9 @@ def run_experiment(
         collect: solve nothing: write the outputs from the batches an earlier (interrupted)
             run finished; a class with missing batches has fewer ``hands``, and
             ``meta["missing_batches"]`` lists them.
+        overwrite: replace the run ``out`` already holds (its batches and outputs); without
+            it (and without ``resume`` or ``collect``) such a folder is refused, so that a
+            finished or interrupted run is never removed by mistake.
 
     Writes ``table.parquet``/``table.csv``, ``hands.parquet``, ``decisions.csv`` (with a
     decision chart), the charts (``.png`` and ``.svg``) and ``meta.json`` into ``out``;
@@ -370,8 +374,9 @@ def run_experiment(
 
     Raises:
         ValueError: bad experiment, chart, backend or job count, batches of a different
-            experiment under ``out`` on resume, nothing to collect, or ``out`` a file or
-            an empty text.
+            experiment under ``out`` on resume, ``out`` holding a run without ``resume``,
+            ``collect`` or ``overwrite``, nothing to collect, or ``out`` a file or an empty
+            text.
         OSError: ``out`` cannot be written.
         Interrupted: Ctrl-C or SIGTERM; every batch finished is kept in ``out/batches/``
             (``resume`` continues, ``collect`` writes the outputs from them).
@@ -385,10 +390,14 @@ def run_experiment(
     batch_dir = out / "batches"
     params = json.loads(json.dumps(exp.parameters(), default=str))
     stamp = batch_dir / "experiment.json"
+    if overwrite and (resume or collect):
+        raise ValueError("overwrite replaces the run in the folder: it cannot go with resume or collect")
     resume = resume or collect
     solved = _solved(params)
     if resume and stamp.exists() and _stamp(stamp) != solved:
-        raise ValueError(f"{batch_dir} holds batches of a different experiment or size; run without --resume")
+        raise ValueError(
+            f"{batch_dir} holds batches of a different experiment or size: --overwrite replaces them"
+        )
     _check_classes(exp)
     if charts and exp.charts:
         _check_charts(exp)
@@ -401,6 +410,13 @@ def run_experiment(
     tasks = [t for t in tasks if t.key not in missing]
     if out.exists() and not out.is_dir():
         raise ValueError(f"the results folder {out} is a file")
+    if not resume and not overwrite:
+        held = len(list(batch_dir.glob("*.parquet")))
+        if held or (out / "meta.json").exists():
+            raise ValueError(
+                f"{out} already holds a run ({held} finished batches): --resume continues it, "
+                "--overwrite replaces it, --out-dir names another folder"
+            )
     # every check passed: only now is anything written (a rejected run leaves nothing behind)
     if batch_dir.exists() and not resume:
         shutil.rmtree(batch_dir)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from wiezen_sim.cli.args import add_jobs, add_verb, folder_path, int_range, note
+from wiezen_sim.cli.args import UsageError, add_jobs, add_verb, folder_path, int_range, note
 
 __all__ = ["add", "run"]
 
@@ -14,6 +14,8 @@ def run(args: argparse.Namespace) -> None:
     from wiezen_sim.analysis.experiment import redraw_charts, run_experiment
 
     if args.charts_only:
+        if args.resume or args.overwrite:
+            raise UsageError("--charts-only solves nothing: leave out --resume and --overwrite")
         result = redraw_charts(args.file, out=args.out_dir)
         note(args, f"{result.meta['experiment']}: charts {', '.join(result.meta['charts'])} redrawn → {result.out}")
         return
@@ -27,6 +29,7 @@ def run(args: argparse.Namespace) -> None:
         samples=args.samples,
         progress=False if args.quiet else None,
         collect=args.collect,
+        overwrite=args.overwrite,
     )
     m = result.meta
     note(args, f"{m['experiment']}: {m['hands']} hands, {m['deals']} deals, {m['wall_time_s']} s → {result.out}")
@@ -49,7 +52,9 @@ def add(sub: argparse._SubParsersAction) -> None:
         help="loky: worker processes, stopped at once by Ctrl-C (default); sequential: this process; dask",
     )
     p.add_argument("--scheduler", help="dask.distributed scheduler address (tcp://…); default a local cluster")
-    p.add_argument("--resume", action="store_true", help="keep the batches an interrupted run finished")
+    again = p.add_mutually_exclusive_group()
+    again.add_argument("--resume", action="store_true", help="keep the batches an interrupted run finished")
+    again.add_argument("--overwrite", action="store_true", help="replace the run the results folder holds")
     add_jobs(p)
     p.add_argument("--samples", type=int_range(1, 10_000_000), help="hands per class (overrides the file)")
     p.add_argument("--out-dir", type=folder_path, metavar="FOLDER", help="results folder (default results/<name>)")
