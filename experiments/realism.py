@@ -553,8 +553,9 @@ def main() -> int:
             exp = rule_charts(exp.select(picked))
             start = time.perf_counter()
             try:
-                result = run_experiment(exp, out=out / "rules_of_thumb", n_jobs=args.jobs, resume=args.resume,
-                                        overwrite=not args.resume)
+                result = run_experiment(
+                    exp, out=out / "rules_of_thumb", n_jobs=args.jobs, resume=args.resume, overwrite=not args.resume
+                )
                 run = {"hands": result.meta["hands"], "elapsed_s": round(time.perf_counter() - start, 1),
                        "interrupted": False}  # fmt: skip
                 cols = ["class", "method", "contract", "n", "p_success", "ci_low", "ci_high", "ev_units"]

@@ -193,9 +193,7 @@ def _stamp(path: Path) -> object:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except (ValueError, OSError) as exc:
-        raise ValueError(
-            f"{path} is damaged ({exc}): --overwrite replaces the run in {path.parent.parent}"
-        ) from None
+        raise ValueError(f"{path} is damaged ({exc}): --overwrite replaces the run in {path.parent.parent}") from None
 
 
 def _write_atomic(frame: pd.DataFrame, path: Path) -> None:
@@ -395,9 +393,7 @@ def run_experiment(
     resume = resume or collect
     solved = _solved(params)
     if resume and stamp.exists() and _stamp(stamp) != solved:
-        raise ValueError(
-            f"{batch_dir} holds batches of a different experiment or size: --overwrite replaces them"
-        )
+        raise ValueError(f"{batch_dir} holds batches of a different experiment or size: --overwrite replaces them")
     _check_classes(exp)
     if charts and exp.charts:
         _check_charts(exp)
