@@ -4,7 +4,9 @@ Clicks a hand, a seat and a turned card, runs ``advise`` with a fixed seed, and 
 the recommendation and the P(success) column against ``wiezen-sim advise --format
 json`` for the same position; a link to the position reruns it to the same numbers; a
 bad paste shows the parser's message next to the field. Saves a screenshot of the
-finished page to ``results/web/advise.png``.
+finished page in a temporary folder, or where ``--screenshot PATH`` says (``pytest
+tests/test_web_browser.py --screenshot results/web/advise.png`` refreshes the README's:
+the test run itself writes nothing into the repository).
 
 Needs Debian's ``chromium`` and ``chromium-driver`` (``.ci/run`` installs them).
 """
@@ -31,8 +33,6 @@ pytestmark = pytest.mark.skipif(
     reason="needs Debian's chromium and chromium-driver (apt-get install -y chromium chromium-driver; .ci/run does)",
 )
 
-ROOT = Path(__file__).resolve().parents[1]
-SCREENSHOT = ROOT / "results" / "web" / "advise.png"
 HAND, SEAT, TURNED, SAMPLES, SEED = "S:AKQ9 H:KQJ D:A82 C:K74", "second", "TD", 20, 7
 BAD_PASTE = "S:AKQ H:ZZ D:- C:-"
 LINES_PER_CELL = """return [...document.querySelectorAll(arguments[0])].filter((td) => td.textContent)
@@ -98,7 +98,7 @@ def _cli_advice() -> dict:
     return json.loads(out.stdout)
 
 
-def test_page_matches_the_cli(server: str, browser) -> None:
+def test_page_matches_the_cli(server: str, browser, request, tmp_path) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
@@ -136,12 +136,13 @@ def test_page_matches_the_cli(server: str, browser) -> None:
     show_all.click()  # the page as it was: the screenshot shows what a player sees first
     assert browser.find_element(By.ID, "wiezen-ev-chart").find_elements(By.TAG_NAME, "svg")
     assert browser.find_element(By.ID, "wiezen-tricks-chart").find_elements(By.TAG_NAME, "svg")
-    SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+    screenshot = Path(request.config.getoption("--screenshot") or tmp_path / "advise.png")
+    screenshot.parent.mkdir(parents=True, exist_ok=True)
     page, frame = browser.execute_script(
         "return [document.documentElement.scrollHeight, window.outerHeight - window.innerHeight]"
     )
     browser.set_window_size(1280, page + frame)  # the whole page, nothing below it
-    browser.save_screenshot(str(SCREENSHOT))
+    assert browser.save_screenshot(str(screenshot)) and screenshot.read_bytes().startswith(b"\x89PNG")
 
     link = browser.current_url  # the position and its seed: opening it runs it again
     assert f"seed={SEED}" in link and f"turned={TURNED}" in link
