@@ -14,6 +14,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     """``--screenshot PATH``: where the browser test saves the finished page (default a temporary folder;
     ``pytest tests/test_web_browser.py --screenshot results/web/advise.png`` refreshes the README's)."""
     parser.addoption("--screenshot", default=None, help="where test_web_browser saves its screenshot")
+
+
 DDS_DATA = DATA / "dds"
 
 
