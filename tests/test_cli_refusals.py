@@ -122,6 +122,23 @@ def test_simulate_log_and_out_in_the_same_file_are_refused_before_the_run(tmp_pa
         (["simulate", "--sessions", HUGE], f"argument --sessions: must be from 1 to 10000000, got {HUGE}"),
         (["romanian", "simulate", "--players", "4", "--games", HUGE], "argument --games: must be from 1 to"),
         (["simulate", "--until-chips", HUGE], f"argument --until-chips: must be from 1 to 10000000, got {HUGE}"),
+        # the solver's keyword (tt_mb must be ...) used to reach the user
+        (
+            ["solve", "--deal", "N:A.A.A.A K.K.K.K Q.Q.Q.Q J.J.J.J", "--table", "--tt-mb", "1e9"],
+            "argument --tt-mb: must be a number above 0 and at most 1048576, got '1e9'",
+        ),
+        (
+            ["solve", "--deal", "N:A.A.A.A K.K.K.K Q.Q.Q.Q J.J.J.J", "--table", "--tt-mb", "0"],
+            "argument --tt-mb: must be a number above 0",
+        ),
+        (
+            ["solve", "--deal", "N:A.A.A.A K.K.K.K Q.Q.Q.Q J.J.J.J", "--table", "--tt-mb", "nan"],
+            "argument --tt-mb: must be a number above 0",
+        ),
+        (
+            ["romanian", "advise", "AS", "--players", "4", "--trump", "QD", "--bid-sigma", "-1"],
+            "argument --bid-sigma: must be a number ≥ 0, got '-1'",
+        ),
     ],
 )
 def test_huge_counts_are_refused_before_any_work(tmp_path, argv, message):

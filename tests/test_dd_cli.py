@@ -77,8 +77,6 @@ def test_solve_batch_file(compiled_kernels, capsys, tmp_path):
         ["--deal", DEAL, "--trump", "NT", "--leader", "1", "--side", "02", "--objective", "exact:x"],
         ["--deals", "/nonexistent/deals.txt", "--trump", "NT", "--leader", "1", "--side", "02"],
         ["--trump", "NT", "--leader", "1", "--side", "02"],
-        ["--deal", DEAL, "--trump", "NT", "--leader", "1", "--side", "02", "--tt-mb", "inf"],
-        ["--deal", DEAL, "--trump", "NT", "--leader", "1", "--side", "02", "--tt-mb", "1e9"],
     ],
 )
 def test_solve_bad_input_raises_value_error(compiled_kernels, argv):

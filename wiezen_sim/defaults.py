@@ -8,13 +8,19 @@ from __future__ import annotations
 __all__ = [
     "ADVISE_WORKER_MODULE",
     "COMPARED",
+    "DEFAULT_TT_MB",
     "DEFAULT_WORLDS",
     "EXAMPLE",
     "MAX_HANDS",
     "MAX_SESSIONS",
+    "MAX_TT_MB",
     "MAX_WORLDS",
     "METHODS",
 ]
+
+# the double-dummy solver's transposition table (wiezen_sim.solvers.dd.DDSolver), in MB
+DEFAULT_TT_MB = 256
+MAX_TT_MB = 1 << 20  # 1 TB: beyond any machine; a table too large for this one raises MemoryError
 
 # PIMC players (wiezen_sim.solvers.players): worlds sampled per card decision
 DEFAULT_WORLDS = 16

@@ -38,10 +38,10 @@ __all__ = [
     "add_rules",
     "add_verb",
     "emit",
+    "float_range",
     "folder_path",
     "int_range",
     "jobs",
-    "non_negative_float",
     "note",
     "output_path",
     "pbn_seat",
@@ -115,15 +115,28 @@ def int_range(low: int, high: int | None = None, note: str = "") -> Callable[[st
     return parse
 
 
-def non_negative_float(text: str) -> float:
-    """An argparse ``type``: a finite number ≥ 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not 0 <= value < float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a number ≥ 0, got {text!r}")
-    return value
+def float_range(low: float, high: float = float("inf"), above: bool = False) -> Callable[[str], float]:
+    """An argparse ``type``: a finite number from ``low`` (above it when ``above``) to ``high``.
+
+    The returned function raises ``argparse.ArgumentTypeError`` on a non-number or a value out of range.
+    """
+
+    def shown(x: float) -> str:
+        return str(int(x)) if float(x).is_integer() else str(x)
+
+    floor = f"above {shown(low)}" if above else f"≥ {shown(low)}"
+    span = f"a number {floor}" + (f" and at most {shown(high)}" if high < float("inf") else "")
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        if not ((low < value) if above else (low <= value)) or not value <= high or value == float("inf"):
+            raise argparse.ArgumentTypeError(f"must be {span}, got {text!r}")
+        return value
+
+    return parse
 
 
 def jobs(text: str) -> int:

@@ -19,8 +19,8 @@ from wiezen_sim.cli.args import (
     add_verb,
     comma_entries,
     emit,
+    float_range,
     int_range,
-    non_negative_float,
 )
 from wiezen_sim.defaults import MAX_WORLDS
 from wiezen_sim.rules.romanian import ONE_CARD_MODES, SCORING_PRESETS, SEQUENCES, SPECIAL_DEALS
@@ -239,7 +239,7 @@ def add(sub: argparse._SubParsersAction) -> None:
     add_jobs(adv)
     adv.add_argument(
         "--bid-sigma",
-        type=non_negative_float,
+        type=float_range(0),
         default=0.0,
         help="weight sampled hands by how well they explain the earlier bids (0 = uniform, e.g. 0.7)",
     )

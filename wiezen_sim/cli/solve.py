@@ -34,7 +34,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from wiezen_sim.cards import PBN_SEATS, card_name, card_rank, card_suit, deal_name, parse_card, parse_deal
-from wiezen_sim.cli.args import PBN_SEAT_HELP, add_output, add_verb, emit, pbn_seat
+from wiezen_sim.cli.args import PBN_SEAT_HELP, add_output, add_verb, emit, float_range, pbn_seat
+from wiezen_sim.defaults import DEFAULT_TT_MB, MAX_TT_MB
 from wiezen_sim.pbn import PbnGame, read_pbn, write_pbn
 from wiezen_sim.vocabulary import Objective, parse_objective, parse_trump
 
@@ -238,6 +239,7 @@ def add(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--cards", action="store_true", help="the result after each legal card of the player to move")
     p.add_argument("--table", action="store_true", help="every declarer x strain (partners opposite, as DDS)")
     p.add_argument("--alone", action="store_true", help="with --table: each declarer alone against three")
-    p.add_argument("--tt-mb", type=float, default=256, help="transposition-table memory in MB (default 256)")
+    p.add_argument("--tt-mb", type=float_range(0, MAX_TT_MB, above=True), default=DEFAULT_TT_MB,
+                   help=f"transposition-table memory in MB (default {DEFAULT_TT_MB})")  # fmt: skip
     add_output(p, ("table", "json", "csv", "pbn"))
     p.set_defaults(func=run)

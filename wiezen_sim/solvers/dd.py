@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from wiezen_sim.cards import FULL_DECK, card_name, check_disjoint, parse_card, parse_deal
+from wiezen_sim.defaults import DEFAULT_TT_MB, MAX_TT_MB
 from wiezen_sim.kernel import dd as _k
 from wiezen_sim.kernel.playout import POLICY_HEURISTIC, rng_new
 from wiezen_sim.kernel.playout import playout as _playout
@@ -52,8 +53,6 @@ __all__ = [
     "solve_kleine_miserie",
 ]
 
-DEFAULT_TT_MB = 256
-MAX_TT_MB = 1 << 20  # 1 TB: beyond any machine; a table too large for this one raises MemoryError
 _ENTRY_BYTES = 8 * _k.TT_COLUMNS  # one row of the table: key, chain link, bounds (see kernel/dd/layout.py)
 
 Hands = str | Sequence[int] | np.ndarray
