@@ -253,3 +253,11 @@ def test_an_empty_list_entry_is_refused_by_every_verb(tmp_path, argv, option):
 def test_experiment_collect_and_charts_only_are_one_or_the_other(tmp_path):
     said = refuse(tmp_path, "experiment", "x.toml", "--collect", "--charts-only")
     assert said.endswith("argument --charts-only: not allowed with argument --collect")
+
+
+def test_experiment_sequential_backend_with_workers_is_refused(tmp_path):
+    """--backend sequential --jobs 2 ran one job in this process and ignored --jobs without a word."""
+    (tmp_path / "e.toml").write_text(SPEC)
+    line = refuse(tmp_path, "experiment", "e.toml", "--backend", "sequential", "--jobs", "2", "--out-dir", "o")
+    assert "backend sequential runs in this process, one job: jobs 2 needs backend loky or dask" in line
+    assert files(tmp_path) == {Path("e.toml")}

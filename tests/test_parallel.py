@@ -79,6 +79,9 @@ def test_run_tasks_yields_every_result_once():
 
 def test_backend_and_jobs_checked():
     assert resolve_backend(None, 1) == "sequential" and resolve_backend(None, -1) == "loky"
+    assert resolve_backend("sequential", -1) == "sequential"
+    with pytest.raises(ValueError, match="backend sequential runs in this process, one job: jobs 2 needs"):
+        resolve_backend("sequential", 2)  # the worker count was ignored without a word
     with pytest.raises(ValueError, match="unknown backend"):
         resolve_backend("threads", 2)
     with pytest.raises(ValueError, match="worker count"):

@@ -117,7 +117,9 @@ def resolve_backend(backend: str | None, n_jobs: int) -> str:
     ``n_jobs == 1`` and ``loky`` otherwise.
 
     Raises:
-        ValueError: an unknown backend, or ``n_jobs`` 0 or not a whole number (a bool is not one).
+        ValueError: an unknown backend, ``n_jobs`` 0 or not a whole number (a bool is not one), or
+            ``sequential`` with a worker count above 1 (it runs in this process: the count would be
+            ignored without a word).
     """
     if not is_whole(n_jobs) or n_jobs == 0:
         raise ValueError(
@@ -127,6 +129,8 @@ def resolve_backend(backend: str | None, n_jobs: int) -> str:
         return "sequential" if n_jobs == 1 else "loky"
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
+    if backend == "sequential" and n_jobs > 1:
+        raise ValueError(f"backend sequential runs in this process, one job: jobs {n_jobs} needs backend loky or dask")
     return backend
 
 

@@ -49,7 +49,7 @@ def add(sub: argparse._SubParsersAction) -> None:
         "--backend",
         choices=("loky", "dask", "sequential"),
         default="loky",
-        help="loky: worker processes, stopped at once by Ctrl-C (default); sequential: this process; dask",
+        help="loky: worker processes, stopped at once by Ctrl-C (default); sequential: this process, one job; dask",
     )
     p.add_argument("--scheduler", help="dask.distributed scheduler address (tcp://…); default a local cluster")
     again = p.add_mutually_exclusive_group()
