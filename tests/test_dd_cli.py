@@ -197,6 +197,9 @@ def test_new_options_bad_input(argv, message):
     # a tester's file: two games with no empty line between them, the first solved never
     ('[Deal "N:A.A.A.A K.K.K.K Q.Q.Q.Q J.J.J.J"]\n[Deal "N:K.K.K.K A.A.A.A Q.Q.Q.Q J.J.J.J"]\n',
      "line 2: a second Deal tag in one game (an empty line ends a game)"),
+    # a tester's file: a bare deal line after a tagged game was skipped without a word
+    ('[Deal "N:A.A.A.A K.K.K.K Q.Q.Q.Q J.J.J.J"]\n\nN:K.K.K.K A.A.A.A Q.Q.Q.Q J.J.J.J\n',
+     'line 3: a deal outside a Deal tag: write it as [Deal "N:K.K.K.K A.A.A.A Q.Q.Q.Q J.J.J.J"]'),
 ])  # fmt: skip
 def test_bad_pbn_files_exit_2_with_one_line(tmp_path, capsys, content, message):
     f = tmp_path / "bad.pbn"

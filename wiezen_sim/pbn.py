@@ -82,18 +82,32 @@ def _blocks(text: str) -> list[tuple[int, list[str]]]:
     return blocks
 
 
+def _is_deal(line: str) -> bool:
+    """Whether the line is a whole deal (``N:<hand> <hand> <hand> <hand>``)."""
+    try:
+        parse_deal(line, cards_per_hand=None)
+    except ValueError:
+        return False
+    return True
+
+
 def read_pbn(text: str) -> list[PbnGame]:
     """The games of a PBN file's text (blocks without a ``Deal`` tag included, ``deal`` None).
 
     Raises:
         ValueError: a ``Deal`` tag that is not a full deal (naming its line), a second ``Deal``
-            tag in one game, or a deal copied from the previous game (``"#"``, not supported).
+            tag in one game, a deal copied from the previous game (``"#"``, not supported), or
+            a line that is a whole deal outside a ``Deal`` tag (it would be skipped without a word).
     """
     games = []
     for start, lines in _blocks(text):
         deal = None
         for offset, line in enumerate(lines):
             m = _TAG.match(line)
+            if not m and not line.lstrip().startswith(("%", ";", "{")) and _is_deal(line):
+                raise ValueError(
+                    f'line {start + offset}: a deal outside a Deal tag: write it as [Deal "{line.strip()}"]'
+                )
             if m and m.group(1) == "Deal":
                 if deal is not None:  # the first would be lost without a word
                     where = f"line {start + offset}"
