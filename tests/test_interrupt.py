@@ -129,3 +129,27 @@ def test_experiment_stops_and_keeps_its_batches(tmp_path):
     assert said, err[-500:]
     assert len(list((out / "batches").glob("*.parquet"))) >= int(said[1]) >= 1
     assert not (out / "table.csv").exists()
+
+
+def test_solve_stops_with_the_deals_finished(tmp_path):
+    """A stopped solve over a file printed nothing and did not say how far it had come."""
+    from tests.conftest import DDS_DATA, load_dds_tables
+
+    deals = tmp_path / "deals.txt"
+    deals.write_text("\n".join(pbn for pbn, _ in load_dds_tables(DDS_DATA / "list1000.txt")[:300]) + "\n")
+    code, out, err, took, _ = _stop_after_progress(["solve", "--deals", str(deals), "--table"], signal.SIGINT)
+    assert code == 130 and took < STOP_SECONDS, (code, took, err[-500:])
+    said = re.search(
+        r"stopped by SIGINT after (\d+) of 300 deals finished; the results of those deals are printed", err
+    )
+    assert said, err[-500:]
+    assert 1 <= int(said[1]) < 300 and out.count("partners opposite") == int(said[1])
+    # without a terminal (no bar drawn) the count is the same kind: it once said 0 whatever was finished
+    argv = [sys.executable, "-m", "wiezen_sim.cli", "solve", "--deals", str(deals), "--table", "--format", "json"]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(12)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    said = re.search(r"stopped by SIGINT after (\d+) of 300 deals finished", err)
+    assert proc.returncode == 130 and said, err[-500:]
+    assert len(out.splitlines()) == int(said[1])

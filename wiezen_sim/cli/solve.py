@@ -20,16 +20,21 @@ every game) or one PBN deal per line (blank lines and # comments skipped).
 
 ``--format json`` prints one JSON object per deal (JSON Lines), each with its ``deal``; ``csv`` one table
 with a header. Bad
-input raises ``ValueError``: one line on stderr and exit 2.
+input raises ``ValueError``: one line on stderr and exit 2. Over several deals a progress bar is drawn
+on a terminal; a run stopped (Ctrl-C, SIGTERM) prints the results of the deals finished and says how
+many they are.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import io
 import json
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -38,6 +43,9 @@ from wiezen_sim.cli.args import PBN_SEAT_HELP, add_output, add_verb, emit, float
 from wiezen_sim.defaults import DEFAULT_TT_MB, MAX_TT_MB
 from wiezen_sim.pbn import PbnGame, read_pbn, write_pbn
 from wiezen_sim.vocabulary import Objective, parse_objective, parse_trump
+
+if TYPE_CHECKING:
+    from wiezen_sim.solvers.dd import DDSolver, Replay
 
 __all__ = ["add", "run"]
 
@@ -162,7 +170,7 @@ def run(args: argparse.Namespace) -> None:
     _check_options(args)
     played = _parse_played(args.played) if args.played is not None else None
     deals, games = _read_deals(args)
-    from wiezen_sim.solvers.dd import DDSolver, Replay, check_position, parse_side, replay  # numba: after the checks
+    from wiezen_sim.solvers.dd import DDSolver, check_position, parse_side, replay  # numba: after the checks
 
     solver = DDSolver(tt_mb=args.tt_mb)
     if args.table:
@@ -171,7 +179,16 @@ def run(args: argparse.Namespace) -> None:
                 check_position(d.hands, "NT", 0)
             except ValueError as exc:
                 raise ValueError(f"{d.where}{exc}") from None
-        emit(args, _table_output(args, deals, games, [solver.table(d.hands, args.alone) for d in deals]))
+        tables: list[np.ndarray] = []
+
+        def finished() -> str:
+            return _table_output(args, deals[: len(tables)], games, tables)
+
+        with _solving(args, len(deals), lambda: len(tables), finished) as bar:
+            for d in deals:
+                tables.append(solver.table(d.hands, args.alone))
+                bar.update()
+        emit(args, _table_output(args, deals, games, tables))
         return
     trump, side = parse_trump(args.trump), parse_side(args.side.upper().translate(_SEAT_DIGITS))
     goal, k = parse_objective(args.objective or "max")
@@ -187,32 +204,74 @@ def run(args: argparse.Namespace) -> None:
             positions.append(r)
         except ValueError as exc:
             raise ValueError(f"{d.where}{exc}") from None
-    records, lines = [], []
-    for d, r in zip(deals, positions, strict=True):
-        seat = (r.leader + len(r.trick)) % 4
-        trick_no = 1 + sum(r.won)
-        head: dict[str, object] = {"deal": d.text} if args.format != "table" else {}
-        if played is not None:
-            won = sum(w for s, w in enumerate(r.won) if side >> s & 1)
-            head |= {"played": len(played), "won": won, "trick": trick_no, "to_play": seat}
-        label = _describe(goal, k) + ("" if played is None else f" from trick {trick_no}")
-        prefix = d.text + ("" if played is None else f"\tplayed {len(played)}, side won {head['won']}")
-        if args.cards:
-            values = solver.card_values(r.hands, trump, r.leader, side, goal, k, trick=r.trick)
-            cards = sorted(values, key=_card_order)
-            if args.format == "csv":
-                records += [{**head, "to_play": seat, "card": card_name(c), "result": values[c]}
-                            for c in cards]  # fmt: skip
-            else:
-                records.append({**head, "to_play": seat,
-                                "cards": {card_name(c): values[c] for c in cards}})  # fmt: skip
-                lines.append(f"{prefix}\tseat {seat} to play, {label} after each card:")
-                lines += [f"  {card_name(c)}\t{_fmt(values[c])}" for c in cards]
-        else:
-            result = solver.solve(r.hands, trump, r.leader, side, goal, k, trick=r.trick)
-            records.append({**head, ("success" if goal is Objective.EXACT else "tricks"): result})
-            lines.append(f"{prefix}\t{label}: {_fmt(result)}")
+    records: list[dict] = []
+    lines: list[str] = []
+    solved = 0
+    with _solving(args, len(deals), lambda: solved, lambda: _render(records, args.format, lines)) as bar:
+        for d, r in zip(deals, positions, strict=True):
+            _solve_one(args, solver, d, r, trump, side, goal, k, played, records, lines)
+            solved += 1
+            bar.update()
     emit(args, _render(records, args.format, lines))
+
+
+@contextlib.contextmanager
+def _solving(
+    args: argparse.Namespace, total: int, done: Callable[[], int], finished: Callable[[], str]
+) -> Iterator[Any]:
+    """A progress bar over the deals (on a terminal, more than one deal); when the run is stopped, the
+    output over the ``done()`` deals finished (``finished()``, printed or written to ``--out``) and their count."""
+    from wiezen_sim.parallel import Interrupted, progress_bar
+
+    try:
+        with progress_bar(total, "solve: deals", False if args.quiet or total == 1 else None) as bar:
+            yield bar
+    except KeyboardInterrupt as exc:
+        stop = exc if isinstance(exc, Interrupted) else Interrupted()
+        stop.done, stop.total, stop.unit = done(), total, "deals"
+        if stop.done:
+            emit(args, finished())
+            stop.hint = f"the results of those deals are {'in ' + args.out if args.out else 'printed'}"
+        raise stop from None
+
+
+def _solve_one(
+    args: argparse.Namespace,
+    solver: DDSolver,
+    d: _Deal,
+    r: Replay,
+    trump: int | None,
+    side: int,
+    goal: Objective,
+    k: int,
+    played: list[int] | None,
+    records: list[dict],
+    lines: list[str],
+) -> None:
+    """Solve one deal's position and add its records and text lines."""
+    seat = (r.leader + len(r.trick)) % 4
+    trick_no = 1 + sum(r.won)
+    head: dict[str, object] = {"deal": d.text} if args.format != "table" else {}
+    if played is not None:
+        won = sum(w for s, w in enumerate(r.won) if side >> s & 1)
+        head |= {"played": len(played), "won": won, "trick": trick_no, "to_play": seat}
+    label = _describe(goal, k) + ("" if played is None else f" from trick {trick_no}")
+    prefix = d.text + ("" if played is None else f"\tplayed {len(played)}, side won {head['won']}")
+    if args.cards:
+        values = solver.card_values(r.hands, trump, r.leader, side, goal, k, trick=r.trick)
+        cards = sorted(values, key=_card_order)
+        if args.format == "csv":
+            records += [{**head, "to_play": seat, "card": card_name(c), "result": values[c]}
+                        for c in cards]  # fmt: skip
+        else:
+            records.append({**head, "to_play": seat,
+                            "cards": {card_name(c): values[c] for c in cards}})  # fmt: skip
+            lines.append(f"{prefix}\tseat {seat} to play, {label} after each card:")
+            lines += [f"  {card_name(c)}\t{_fmt(values[c])}" for c in cards]
+    else:
+        result = solver.solve(r.hands, trump, r.leader, side, goal, k, trick=r.trick)
+        records.append({**head, ("success" if goal is Objective.EXACT else "tricks"): result})
+        lines.append(f"{prefix}\t{label}: {_fmt(result)}")
 
 
 def _fmt(value: int | bool) -> str:
