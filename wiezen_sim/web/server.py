@@ -9,8 +9,10 @@ Routes:
 - ``WS /ws/{kind}``: one computation. The page sends the form as a JSON object; the
   server answers ``{"type": "invalid", "errors"}``, or ``{"type": "started", "seed"}``
   (a blank seed is drawn here, so the page can put it in its URL) followed by the job's
-  messages (:mod:`wiezen_sim.web.worker`) and closes. Any message from the page, or the
-  socket closing (stop button, closed tab, reload), terminates the job's process.
+  messages (:mod:`wiezen_sim.web.worker`) and closes. Any message from the page (the stop
+  button) terminates the job's process and answers ``{"type": "stopped"}``, with the
+  result over the sampled deals finished when the job sent one; the socket closing
+  (closed tab, reload) terminates it too.
 
 Every computation has its own process (forked from a ``forkserver`` that has the
 package imported), the leader of a process group of its own, so computations of several
@@ -27,6 +29,7 @@ import multiprocessing
 import os
 import signal
 import socket
+import time
 from collections.abc import AsyncIterator, Callable
 from multiprocessing import forkserver
 from multiprocessing.connection import Connection
@@ -225,8 +228,10 @@ async def _relay(websocket: WebSocket, process: BaseProcess, connection: Connect
         while True:
             if listener.done():  # a stop message (any frame), or the socket closed (tab closed, reload)
                 if listener.exception() is None and listener.result()["type"] != "websocket.disconnect":
+                    _signal_group(process, signal.SIGTERM)
+                    last = await _last_word(connection, process)  # the result over the deals finished
                     await asyncio.shield(jobs.stop(process))  # "stopped" once it has: a new run may start at once
-                    await _finish(websocket, {"type": "stopped"})
+                    await _finish(websocket, last or {"type": "stopped"})
                 return
             if not connection.poll():
                 await asyncio.sleep(POLL_S)
@@ -246,6 +251,26 @@ async def _relay(websocket: WebSocket, process: BaseProcess, connection: Connect
         listener.cancel()
         connection.close()
         await asyncio.shield(jobs.stop(process))  # finishes even when this handler is cancelled
+
+
+async def _last_word(connection: Connection, process: BaseProcess) -> dict | None:
+    """After the stop signal: the job's ``stopped`` message (its result over the deals finished), read while the
+    job sends it (a large one would block the job otherwise); None when the job ends, or is still running after
+    ``STOP_GRACE_S``, without one."""
+    deadline = time.monotonic() + STOP_GRACE_S
+    while time.monotonic() < deadline:
+        if connection.poll():
+            try:
+                message = await asyncio.to_thread(connection.recv)
+            except EOFError:
+                return None
+            if message["type"] == "stopped":
+                return message
+        elif not process.is_alive() and not connection.poll():
+            return None
+        else:
+            await asyncio.sleep(POLL_S)
+    return None
 
 
 async def _finish(websocket: WebSocket, message: dict) -> None:

@@ -8,7 +8,10 @@ connection:
   the Romanian advisor has no progress hook);
 - then either ``{"type": "result", ...}`` or ``{"type": "error", "message": ...}``
   (one line: the advisor's ``ValueError``, or the name of an unexpected exception,
-  whose traceback goes to the server's log).
+  whose traceback goes to the server's log);
+- or, stopped by SIGTERM (the page's stop button), ``{"type": "stopped", ...}`` with the
+  result over the sampled deals finished (the advisor's ``partial``; nothing before the
+  first batch has finished).
 
 The numbers are the advisor's own for the same seed; the downloads are produced as the
 CLI produces ``--format json`` and ``--format csv``. Each job leads a process group of
@@ -25,6 +28,7 @@ import math
 import os
 from collections.abc import Callable
 from multiprocessing.connection import Connection
+from typing import Any
 
 import numpy as np
 from matplotlib import rc_context
@@ -62,25 +66,29 @@ def run_wiezen(conn: Connection, kwargs: dict, n_jobs: int) -> None:
     """
     batch = max(1, min(25, kwargs["samples"] // 100)) if kwargs["method"] == "dd" else None
     options = {"n_jobs": n_jobs, "batch_size": batch, "progress": False, "on_progress": _progress(conn)}
-    _run(conn, lambda: _wiezen_result(advise(**kwargs, **options)))
+    _run(conn, lambda: advise(**kwargs, **options), _wiezen_result)
 
 
 def run_romanian(conn: Connection, kwargs: dict, n_jobs: int) -> None:
     """Job process: the Romanian advisor, then its result."""
-    _run(conn, lambda: _romanian_result(romanian_api.advise(**kwargs, n_jobs=n_jobs)))
+    _run(conn, lambda: romanian_api.advise(**kwargs, n_jobs=n_jobs), _romanian_result)
 
 
 def _progress(conn: Connection):
     return lambda done: conn.send({"type": "progress", "done": int(done)})
 
 
-def _run(conn: Connection, compute) -> None:
+def _run(conn: Connection, compute: Callable[[], object], present: Callable[[Any], dict]) -> None:
+    """Send ``present(compute())`` as the result, or the error, or when stopped ``present`` of the partial result."""
     try:
-        message = {"type": "result", **compute()}
+        message = {"type": "result", **present(compute())}
     except ValueError as exc:
         message = {"type": "error", "message": str(exc)}
-    except KeyboardInterrupt:  # SIGTERM while the batches run: the page stopped the job
-        return
+    except KeyboardInterrupt as exc:  # SIGTERM while the batches run: the page stopped the job
+        partial = getattr(exc, "partial", None)  # the advisors' result over the deals finished (Interrupted)
+        if partial is None:
+            return
+        message = {"type": "stopped", **present(partial)}
     except Exception as exc:  # never a traceback on the page; the log keeps it
         logging.getLogger(__name__).exception("the web job failed")
         message = {"type": "error", "message": f"the computation failed: {type(exc).__name__}: {exc}"}
@@ -122,7 +130,10 @@ def _romanian_result(adv) -> dict:
     best = data["recommendation"]
     return {
         "advice": finite(data),
-        "summary": f"Bid {best['bid']}: expected score {best['expected_score']:+.2f} points "
+        "summary": (
+            "PARTIAL: the run was stopped; the numbers are over the sampled deals finished. " if data["partial"] else ""
+        )
+        + f"Bid {best['bid']}: expected score {best['expected_score']:+.2f} points "
         f"(the legal bid of highest expected score over {data['samples']:,} sampled deals).",
         "json": json.dumps(data),  # as `wiezen-sim romanian advise --format json`
         "csv": adv.to_frame().to_csv(index=False),  # as `--format csv`
@@ -171,7 +182,8 @@ def summary(advice: Advice) -> str:
     if meta.get("troel_obligation"):
         text += " Three or four aces: troel is obligatory (only open miserie or solo slim may replace it)."
     hint = advice.misere_hint(pimc=f'the method "{METHOD_WORDS["pimc"]}"')
-    return f"{text} {hint}" if hint else text
+    text = f"{text} {hint}" if hint else text
+    return f"{note}. {text}" if (note := advice.partial_note()) else text
 
 
 def _svg(fig: Figure) -> str:

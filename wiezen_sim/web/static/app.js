@@ -164,7 +164,8 @@ class Panel {
         $(`${this.kind}-form-error`).textContent = msg.message;
         this.status("");
       } else if (msg.type === "stopped") {
-        this.status("stopped");
+        this.status(msg.advice ? "stopped: the numbers are over the sampled deals finished (PARTIAL)" : "stopped");
+        if (msg.advice) this.show(msg);
       } else if (msg.type === "result") {
         this.status("done");
         this.show(msg);
