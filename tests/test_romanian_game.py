@@ -139,6 +139,11 @@ def test_simulate_table_and_determinism():
         simulate(players=4, games=1, policies=("oracle",))
     with pytest.raises(ValueError, match="3 to 6"):
         simulate(players=8, games=1)
+    # four policies over three players in one game: pimc never sat, and its row was all NaN
+    with pytest.raises(ValueError, match=r"in 1 games random never plays \(give at least 2 games, or at most 3"):
+        simulate(players=3, games=1, policies=("heuristic", "mc", "pimc", "random"))
+    four = simulate(players=3, games=2, policies=("heuristic", "random", "heuristic", "random"), seed=1)
+    assert (four.table.games == 2).all()
 
 
 @pytest.mark.slow

@@ -412,7 +412,8 @@ def simulate(
 
     Raises:
         ValueError: players outside 3–6, games < 1, a negative seed, unknown sequence,
-            scoring, policy or variant names.
+            scoring, policy or variant names, or a policy that the rotation never seats in
+            so few games (more policies than players).
         Interrupted: Ctrl-C or SIGTERM; ``partial`` the result of the games finished
             (``partial`` True), None before the first.
     """
@@ -424,6 +425,11 @@ def simulate(
         raise ValueError("give at least one policy")
     for nm in names:
         make_policy(nm)
+    seated = {names[(p + g) % len(names)] for g in range(min(games, len(names))) for p in range(players)}
+    if idle := [nm for nm in dict.fromkeys(names) if nm not in seated]:
+        raise ValueError(f"{len(names)} policies rotated over {players} players: in {games} games "
+                         f"{', '.join(idle)} never play{'s' if len(idle) == 1 else ''} (give at least "
+                         f"{len(names) - players + 1} games, or at most {players} policies)")  # fmt: skip
     rules = RomanianRules.make(players, sequence, scoring, one_card, special_end_deals)
     words = sample_seeds(resolve_seed(seed), games)
     task = _GameBatch(rules, names, bid_samples, worlds, words)
