@@ -403,19 +403,27 @@ def _tt_grow(tt, stats):
         _tt_link(tt, i, n_mask)
 
 
-@njit(cache=True)
-def _tt_link(tt, slot, n_mask):
-    """Put the entry in row ``slot`` at the head of its chain and mark its code as stored."""
+@njit(cache=True, inline="always")
+def _entry_cells(tt, slot, n_mask):
+    """``(head row, head column, code-set row, code-set column, code bit)`` of the entry in row ``slot``: the
+    cell holding its chain's first entry, and the word and bit marking its pattern code in the code set of
+    its code-free question."""
     n = tt.shape[0]
     kw0 = tt[slot, TT_LENGTHS]
     kw1 = tt[slot, TT_QUESTION]
     h = _entry_head(kw0, kw1, tt[slot, TT_OWNERS_LOW], tt[slot, TT_OWNERS_HIGH], n_mask)
-    tt[slot, TT_NEXT] = tt[_head_row(n, h), h % HEADS_PER_ROW]
-    tt[_head_row(n, h), h % HEADS_PER_ROW] = slot + 1
-    # which codes are stored for the question: bit code of the code set of its code-free key
     row0, col0 = _code_set(n, n_mask, _tt_head(kw0, kw1 & QUESTION_MASK, n_mask))
     code = (kw1 >> CODE_SHIFT) & CODE_MASK
-    tt[row0, col0 + code // 64] |= 1 << (code % 64)
+    return _head_row(n, h), h % HEADS_PER_ROW, row0, col0 + code // 64, 1 << (code % 64)
+
+
+@njit(cache=True)
+def _tt_link(tt, slot, n_mask):
+    """Put the entry in row ``slot`` at the head of its chain and mark its code as stored."""
+    head_row, head_col, set_row, set_col, bit = _entry_cells(tt, slot, n_mask)
+    tt[slot, TT_NEXT] = tt[head_row, head_col]
+    tt[head_row, head_col] = slot + 1
+    tt[set_row, set_col] |= bit
 
 
 @njit(cache=True)
@@ -467,14 +475,10 @@ def tt_clear(tt, stats):
     not to the table size (a search of a few thousand nodes must not pay for zeroing a
     table of hundreds of MB).
     """
-    n = tt.shape[0]
     n_mask = _head_mask(tt, stats)
     for i in range(stats[STAT_TT_ENTRIES]):
-        kw0 = tt[i, TT_LENGTHS]
-        kw1 = tt[i, TT_QUESTION]
-        h = _entry_head(kw0, kw1, tt[i, TT_OWNERS_LOW], tt[i, TT_OWNERS_HIGH], n_mask)
-        tt[_head_row(n, h), h % HEADS_PER_ROW] = 0
-        row0, col0 = _code_set(n, n_mask, _tt_head(kw0, kw1 & QUESTION_MASK, n_mask))
-        tt[row0, col0 + ((kw1 >> CODE_SHIFT) & CODE_MASK) // 64] = 0
+        head_row, head_col, set_row, set_col, _ = _entry_cells(tt, i, n_mask)
+        tt[head_row, head_col] = 0
+        tt[set_row, set_col] = 0
     stats[STAT_TT_ENTRIES] = 0
     stats[STAT_HEAD_DOUBLINGS] = 0
