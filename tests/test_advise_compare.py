@@ -78,8 +78,31 @@ def _comparison() -> Comparison:
     for row in rows:
         row.update(diff_pimc=row["p_pimc"] - row["p_dd"], diff_pimc_low=-0.1, diff_pimc_high=0.9)
     meta = {"hand": "S:5432 H:432 D:432 C:432", "seat": 0, "turned": "AH", "rules": "tempelaere", "samples": 6,
-            "seed": 1, "methods": ["dd", "pimc"], "worlds": 2, "fixed_partner_rows": 3}  # fmt: skip
-    return Comparison(pd.DataFrame(rows), meta)
+            "seed": 1, "methods": ["dd", "pimc"], "worlds": 2, "fixed_partner_rows": 3,
+            "bid_model": "threshold bot"}  # fmt: skip
+    bids = pd.DataFrame([
+        {"bid": "pass", "recommended_by": "dd", "ev_dd": 0.0, "ev_dd_low": 0.0, "ev_dd_high": 0.0, "made_dd": math.nan,
+         "ev_pimc": 0.0, "ev_pimc_low": 0.0, "ev_pimc_high": 0.0, "made_pimc": math.nan},
+        {"bid": "miserie", "recommended_by": "pimc", "ev_dd": -1.5, "ev_dd_low": -9.0, "ev_dd_high": 6.0,
+         "made_dd": 0.5, "ev_pimc": 30.0, "ev_pimc_low": 30.0, "ev_pimc_high": 30.0, "made_pimc": 1.0},
+        {"bid": "solo ♥", "recommended_by": "", "ev_dd": -90.0, "ev_dd_low": -90.0, "ev_dd_high": -90.0,
+         "made_dd": 0.0, "ev_pimc": -90.0, "ev_pimc_low": -90.0, "ev_pimc_high": -90.0, "made_pimc": 0.0},
+    ])  # fmt: skip
+    return Comparison(pd.DataFrame(rows), meta, bids)
+
+
+def test_comparison_shows_each_methods_bid_values():
+    """Each method recommends from its own bid values; the comparison showed only the contract table."""
+    out = _comparison().format_table()
+    lines = out.splitlines()
+    assert any(line.startswith("bid values per method") for line in lines)
+    assert any(line.split()[:2] == ["pass", "+0.00"] and line.rstrip().endswith("dd") for line in lines)
+    assert any(line.split()[:4] == ["miserie", "-1.50", "(-9.0", "…"] and "+30.00" in line and
+               line.rstrip().endswith("pimc") for line in lines)  # fmt: skip
+    assert "1 bid whose contract no method made in these deals not shown" in out
+    assert not any(line.lstrip().startswith("solo ♥") for line in lines)
+    assert any(line.lstrip().startswith("solo ♥") for line in _comparison().format_table(show_all=True).splitlines())
+    assert [b["bid"] for b in _comparison().to_dict()["bids"]] == ["pass", "miserie", "solo ♥"]
 
 
 def test_comparison_leaves_out_rows_never_made_and_names_them():

@@ -92,7 +92,27 @@ def compare(
     effort = {m: {k: runs[m].meta[k] for k in PIMC_EFFORT if k in runs[m].meta} for m in methods if "pimc" in m}
     if effort:
         meta["pimc_effort"] = effort
-    return Comparison(table, meta)
+    return Comparison(table, meta, _bid_values(runs))
+
+
+def _bid_values(runs: dict[str, Advice]) -> pd.DataFrame | None:
+    """Per bid (named as the reports name it) each method's bid value: ``ev_<method>`` with ``ev_<method>_low`` /
+    ``_high``, ``made_<method>`` (the table's P(success) of the bid's contract) and ``recommended_by`` (the
+    methods that recommend it, comma-separated); in the first method's order. None when a method has none."""
+    if any(a.bids is None for a in runs.values()):
+        return None
+    by_bid: dict[str, dict] = {}
+    for m, a in runs.items():
+        assert a.bids is not None
+        best = a.bid_label(a.recommendation)
+        for row in a.bids.to_dict(orient="records"):
+            name = a.bid_label(row)
+            entry = by_bid.setdefault(name, {"bid": name, "recommended_by": ""})
+            entry.update({f"ev_{m}": row["ev_units"], f"ev_{m}_low": row["ev_low"], f"ev_{m}_high": row["ev_high"],
+                          f"made_{m}": row["table_p_success"]})  # fmt: skip
+            if name == best:
+                entry["recommended_by"] = ",".join(x for x in (entry["recommended_by"], m) if x)
+    return pd.DataFrame(list(by_bid.values()))
 
 
 def _keyed(advice: Advice) -> dict[tuple, tuple]:

@@ -110,7 +110,7 @@ class Advice:
             ``worlds``, ``pimc_decisions`` and ``worlds_dropped`` (worlds left out of a
             decision because a double-dummy question passed the node limit).
         success: per row, ``bool[n]`` success per deal counted.
-        bids: the bid values (``method="dd"``; None otherwise, or when no deal was counted): one row per
+        bids: the bid values (None when no deal was counted): one row per
             bid the seat can make now, valued in the context of the auction (columns of
             :class:`~wiezen_sim.analysis.advise.options.BidRows`); the recommendation then comes from
             them (``meta["recommended_from"]``).
@@ -439,14 +439,21 @@ class Comparison:
     ``diff_<method>`` = ``p_<method> - p_<first>`` with ``diff_<method>_low`` / ``_high``, its
     95 % interval for paired proportions (same deals; Newcombe's hybrid score interval:
     :func:`~wiezen_sim.analysis.stats.paired_difference`).
+
+    ``bids`` (None when a method has no bid values): one row per bid the seat can make now, ``bid``
+    (in words), per method its bid value in the context of the auction ``ev_<method>`` with
+    ``ev_<method>_low`` / ``_high`` (Student-t 95 %), ``made_<method>`` (P(success) of the bid's own
+    contract, NaN for pass), and ``recommended_by`` (the methods whose recommendation it is).
     """
 
     table: pd.DataFrame
     meta: dict = field(default_factory=dict)
+    bids: pd.DataFrame | None = None
 
     def to_dict(self) -> dict:
-        """JSON form: meta keys and ``contracts`` rows."""
-        return {**self.meta, "contracts": _records(self.table)}
+        """JSON form: meta keys, ``contracts`` rows and ``bids`` rows (None without bid values)."""
+        return {**self.meta, "contracts": _records(self.table),
+                "bids": None if self.bids is None else _records(self.bids)}  # fmt: skip
 
     def to_csv(self) -> str:
         """The table as CSV, one line per row (floats to :data:`CSV_DIGITS` decimals, no trailing newline)."""
@@ -460,6 +467,34 @@ class Comparison:
             return []
         said = " · ".join(f"{m}: {r['bid']} ({r['ev_units']:+.1f} units)".replace("(-", "(−") for m, r in recs.items())
         return [f"recommended by each method (from its {next(iter(recs.values()))['from']}): {said}", ""]
+
+    def _bid_lines(self, show_all: bool) -> list[str]:
+        """The bid values per method, best first by the first method (without ``show_all``, not the bids whose
+        contract was never made under any method unless a method recommends them), then the contract table's
+        title; none without bid values."""
+        if self.bids is None:
+            return []
+        methods = self.meta["methods"]
+        made = self.bids[[f"made_{m}" for m in methods]].fillna(1)  # pass (NaN) is never hopeless
+        keep = show_all | (made > 0).any(axis=1) | (self.bids["recommended_by"] != "")
+        bids = self.bids[keep].sort_values(f"ev_{methods[0]}", ascending=False, kind="stable")
+        shown = pd.DataFrame({"bid": bids["bid"].to_numpy()})
+        for m in methods:
+            shown[f"ev_{m} (95% CI)"] = [
+                "" if math.isnan(x) else f"{x:+.2f}" + ("" if math.isnan(lo) else f" ({lo:+.1f} … {hi:+.1f})")
+                for x, lo, hi in zip(bids[f"ev_{m}"], bids[f"ev_{m}_low"], bids[f"ev_{m}_high"], strict=True)
+            ]
+        shown["recommended by"] = bids["recommended_by"].to_numpy()
+        hidden = len(self.bids) - len(bids)
+        note = f"{hidden} bid{'s' if hidden > 1 else ''} whose contract no method made in these deals not shown"
+        return [
+            f"bid values per method (each method's recommendation comes from its own): the rest of the auction by "
+            f"the {self.meta['bid_model']}, the contract that stands played by that method",
+            shown.to_string(index=False),
+            *([f"{note} (--all shows every bid)"] if hidden else []),
+            "",
+            "each contract as if the other seats let it stand:",
+        ]
 
     def hopeless(self) -> pd.Series:
         """Per row (bool): no deal counted (``n`` = 0, a vraag nobody accepted) or never made under any method."""
@@ -499,6 +534,7 @@ class Comparison:
             *[f"  {line}" for line in efforts],
             "",
             *self._verdict_lines(),
+            *self._bid_lines(show_all),
             shown.to_string(index=False) if len(rows) else "(no option shown)",
         ]
         if hidden.any():
