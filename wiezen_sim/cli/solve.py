@@ -2,8 +2,8 @@
 
     wiezen-sim solve {--deal PBN | --deals FILE} --trump {S,H,D,C,NT} --leader SEAT --side SEATS
                      [--objective max|min|exact:K] [--played "CARD …"] [--cards]
-                     [--format table|json|csv] [--out FILE] [--tt-mb MB]
-    wiezen-sim solve {--deal PBN | --deals FILE} --table [--alone] [--format table|json|csv|pbn]
+                     [--format table|json|csv] [--out FILE] [--tt-mb MB] [--jobs N]
+    wiezen-sim solve {--deal PBN | --deals FILE} --table [--alone] [--format table|json|csv|pbn] [--jobs N]
 
 Seats are PBN seats: 0..3 = N, E, S, W, or the letters. ``--deals`` reads a PBN file (the ``Deal`` tag of
 every game) or one PBN deal per line (blank lines and # comments skipped).
@@ -20,26 +20,27 @@ every game) or one PBN deal per line (blank lines and # comments skipped).
 
 ``--format json`` prints one JSON object per deal (JSON Lines), each with its ``deal``; ``csv`` one table
 with a header. Bad
-input raises ``ValueError``: one line on stderr and exit 2. Over several deals a progress bar is drawn
-on a terminal; a run stopped (Ctrl-C, SIGTERM) prints the results of the deals finished and says how
-many they are.
+input raises ``ValueError``: one line on stderr and exit 2. One ``--deal`` is solved in this process; a
+file's deals in ``--jobs`` worker processes (all cores by default; the same results for any count), with
+a progress bar on a terminal; a run stopped (Ctrl-C, SIGTERM) ends within a second, prints the results of
+the deals finished and says how many they are.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import csv
+import functools
 import io
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from wiezen_sim.cards import PBN_SEATS, card_name, card_rank, card_suit, deal_name, parse_card, parse_deal
-from wiezen_sim.cli.args import PBN_SEAT_HELP, add_output, add_verb, emit, float_range, pbn_seat
+from wiezen_sim.cli.args import PBN_SEAT_HELP, add_jobs, add_output, add_verb, emit, float_range, pbn_seat
 from wiezen_sim.defaults import DEFAULT_TT_MB, MAX_TT_MB
 from wiezen_sim.pbn import PbnGame, read_pbn, write_pbn
 from wiezen_sim.vocabulary import Objective, parse_objective, parse_trump
@@ -170,24 +171,20 @@ def run(args: argparse.Namespace) -> None:
     _check_options(args)
     played = _parse_played(args.played) if args.played is not None else None
     deals, games = _read_deals(args)
-    from wiezen_sim.solvers.dd import DDSolver, check_position, parse_side, replay  # numba: after the checks
+    from wiezen_sim.solvers.dd import check_position, parse_side, replay  # numba: after the checks
 
-    solver = DDSolver(tt_mb=args.tt_mb)
     if args.table:
         for d in deals:
             try:
                 check_position(d.hands, "NT", 0)
             except ValueError as exc:
                 raise ValueError(f"{d.where}{exc}") from None
-        tables: list[np.ndarray] = []
 
-        def finished() -> str:
-            return _table_output(args, deals[: len(tables)], games, tables)
+        def tables_output(done: dict[int, Any]) -> str:
+            return _table_output(args, [deals[i] for i in done], games, list(done.values()))
 
-        with _solving(args, len(deals), lambda: len(tables), finished) as bar:
-            for d in deals:
-                tables.append(solver.table(d.hands, args.alone))
-                bar.update()
+        tables = _answers(args, _Question("table", args.tt_mb, args.alone), [(d.hands, 0, ()) for d in deals],
+                          tables_output)  # fmt: skip
         emit(args, _table_output(args, deals, games, tables))
         return
     trump, side = parse_trump(args.trump), parse_side(args.side.upper().translate(_SEAT_DIGITS))
@@ -204,51 +201,79 @@ def run(args: argparse.Namespace) -> None:
             positions.append(r)
         except ValueError as exc:
             raise ValueError(f"{d.where}{exc}") from None
-    records: list[dict] = []
-    lines: list[str] = []
-    solved = 0
-    with _solving(args, len(deals), lambda: solved, lambda: _render(records, args.format, lines)) as bar:
-        for d, r in zip(deals, positions, strict=True):
-            _solve_one(args, solver, d, r, trump, side, goal, k, played, records, lines)
-            solved += 1
-            bar.update()
-    emit(args, _render(records, args.format, lines))
+
+    def output(answered: dict[int, object]) -> str:
+        records: list[dict] = []
+        lines: list[str] = []
+        for i, answer in answered.items():
+            _report_one(args, deals[i], positions[i], side, goal, k, played, answer, records, lines)
+        return _render(records, args.format, lines)
+
+    question = _Question("cards" if args.cards else "solve", args.tt_mb, False, trump, side, goal, k)
+    answers = _answers(args, question, [(r.hands, r.leader, tuple(r.trick)) for r in positions], output)
+    emit(args, output(dict(enumerate(answers))))
 
 
-@contextlib.contextmanager
-def _solving(
-    args: argparse.Namespace, total: int, done: Callable[[], int], finished: Callable[[], str]
-) -> Iterator[Any]:
-    """A progress bar over the deals (on a terminal, more than one deal); when the run is stopped, the
-    output over the ``done()`` deals finished (``finished()``, printed or written to ``--out``) and their count."""
-    from wiezen_sim.parallel import Interrupted, progress_bar
+@dataclass(frozen=True)
+class _Question:
+    """What is asked of every deal (picklable: a worker process answers it with a solver of its own)."""
 
+    kind: str  # "table", "solve" or "cards"
+    tt_mb: float
+    alone: bool = False
+    trump: int | None = None
+    side: int = 0
+    goal: Objective = Objective.MAX
+    k: int = 0
+
+    def __call__(self, position: tuple) -> object:
+        """The answer for ``(hands, leader, trick)``: a table, a result, or the result after each card."""
+        hands, leader, trick = position
+        solver = _solver(self.tt_mb)
+        if self.kind == "table":
+            return solver.table(hands, self.alone)
+        if self.kind == "cards":
+            return solver.card_values(hands, self.trump, leader, self.side, self.goal, self.k, trick=list(trick))
+        return solver.solve(hands, self.trump, leader, self.side, self.goal, self.k, trick=list(trick))
+
+
+@functools.cache
+def _solver(tt_mb: float) -> DDSolver:
+    """This process's solver (a worker's lives as long as the worker; it starts each new deal afresh)."""
+    from wiezen_sim.solvers.dd import DDSolver
+
+    return DDSolver(tt_mb=tt_mb)
+
+
+def _answers(args: argparse.Namespace, question: _Question, positions: list[tuple],
+             finished: Callable[[dict[int, Any]], str]) -> list[Any]:  # fmt: skip
+    """``question`` of every position, in order. One deal (``--deal``) is answered in this process; a file's deals
+    in ``--jobs`` worker processes, with a progress bar on a terminal. Stopped (Ctrl-C, SIGTERM), the output over
+    the deals finished (``finished`` of their answers by index, in file order) is printed or written and their
+    count said."""
+    from wiezen_sim.parallel import Interrupted, progress_bar, run_tasks
+
+    if args.deals is None:
+        return [question(positions[0])]
+    answered: dict[int, Any] = {}
     try:
-        with progress_bar(total, "solve: deals", False if args.quiet or total == 1 else None) as bar:
-            yield bar
+        with progress_bar(len(positions), "solve: deals", False if args.quiet else None) as bar:
+            for index, answer in run_tasks(question, positions, args.jobs, "loky"):
+                answered[index] = answer
+                bar.update()
     except KeyboardInterrupt as exc:
         stop = exc if isinstance(exc, Interrupted) else Interrupted()
-        stop.done, stop.total, stop.unit = done(), total, "deals"
-        if stop.done:
-            emit(args, finished())
+        stop.done, stop.total, stop.unit = len(answered), len(positions), "deals"
+        if answered:
+            emit(args, finished(dict(sorted(answered.items()))))
             stop.hint = f"the results of those deals are {'in ' + args.out if args.out else 'printed'}"
         raise stop from None
+    return [answered[i] for i in range(len(positions))]
 
 
-def _solve_one(
-    args: argparse.Namespace,
-    solver: DDSolver,
-    d: _Deal,
-    r: Replay,
-    trump: int | None,
-    side: int,
-    goal: Objective,
-    k: int,
-    played: list[int] | None,
-    records: list[dict],
-    lines: list[str],
-) -> None:
-    """Solve one deal's position and add its records and text lines."""
+def _report_one(args: argparse.Namespace, d: _Deal, r: Replay, side: int, goal: Objective, k: int,
+                played: list[int] | None, answer: Any, records: list[dict], lines: list[str]) -> None:  # fmt: skip
+    """Add one deal's records and text lines from its answer."""
     seat = (r.leader + len(r.trick)) % 4
     trick_no = 1 + sum(r.won)
     head: dict[str, object] = {"deal": d.text} if args.format != "table" else {}
@@ -258,7 +283,7 @@ def _solve_one(
     label = _describe(goal, k) + ("" if played is None else f" from trick {trick_no}")
     prefix = d.text + ("" if played is None else f"\tplayed {len(played)}, side won {head['won']}")
     if args.cards:
-        values = solver.card_values(r.hands, trump, r.leader, side, goal, k, trick=r.trick)
+        values = answer
         cards = sorted(values, key=_card_order)
         if args.format == "csv":
             records += [{**head, "to_play": seat, "card": card_name(c), "result": values[c]}
@@ -269,9 +294,8 @@ def _solve_one(
             lines.append(f"{prefix}\tseat {seat} to play, {label} after each card:")
             lines += [f"  {card_name(c)}\t{_fmt(values[c])}" for c in cards]
     else:
-        result = solver.solve(r.hands, trump, r.leader, side, goal, k, trick=r.trick)
-        records.append({**head, ("success" if goal is Objective.EXACT else "tricks"): result})
-        lines.append(f"{prefix}\t{label}: {_fmt(result)}")
+        records.append({**head, ("success" if goal is Objective.EXACT else "tricks"): answer})
+        lines.append(f"{prefix}\t{label}: {_fmt(answer)}")
 
 
 def _fmt(value: int | bool) -> str:
@@ -298,6 +322,7 @@ def add(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--cards", action="store_true", help="the result after each legal card of the player to move")
     p.add_argument("--table", action="store_true", help="every declarer x strain (partners opposite, as DDS)")
     p.add_argument("--alone", action="store_true", help="with --table: each declarer alone against three")
+    add_jobs(p, what="a file's deals are solved in worker processes; one --deal in this process")
     p.add_argument("--tt-mb", type=float_range(0, MAX_TT_MB, above=True), default=DEFAULT_TT_MB,
                    help=f"transposition-table memory in MB (default {DEFAULT_TT_MB})")  # fmt: skip
     add_output(p, ("table", "json", "csv", "pbn"))
