@@ -215,3 +215,16 @@ def test_bad_format_exits_2_with_one_line(capsys):
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
     assert "invalid choice: 'xml'" in err and err.count("\n") == 1
+
+
+def test_a_file_of_deals_gives_the_same_output_for_any_jobs(compiled_kernels, tmp_path, capsys):
+    """A file's deals are solved in worker processes: their order and results do not depend on --jobs."""
+    f = tmp_path / "deals.txt"
+    f.write_text(f"{DEAL}\n{DEAL2}\n{DEAL}\n")
+    outputs = []
+    for jobs in ("1", "2"):
+        assert main(["solve", "--deals", str(f), "--trump", "S", "--leader", "1", "--side", "02", "--cards",
+                     "--format", "json", "--jobs", jobs]) == 0  # fmt: skip
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1]
+    assert [json.loads(line)["deal"] for line in outputs[0].splitlines()] == [DEAL, " ".join(DEAL2.split()), DEAL]
