@@ -104,7 +104,14 @@ def _parse_hands(hands: Hands) -> np.ndarray:
     if isinstance(hands, str):
         masks = parse_deal(hands, cards_per_hand=None)
     else:
-        masks = tuple(int(h) for h in hands)
+        try:
+            given = list(hands)
+        except TypeError:
+            raise TypeError(f"hands are a PBN deal string or four int card masks, got {hands!r}") from None
+        for h in given:
+            if not is_whole(h):  # a float would be truncated or rounded into other cards
+                raise TypeError(f"a hand is an int card mask, got {h!r} (a PBN deal is one string)")
+        masks = tuple(int(h) for h in given)
         if len(masks) != 4:
             raise ValueError(f"a double-dummy position has four hands, got {len(masks)}")
         for h in masks:

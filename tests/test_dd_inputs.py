@@ -1,0 +1,44 @@
+"""The double-dummy solver's public interface refuses bad input with a ValueError or TypeError that
+names what is wrong, before any search (never a traceback from deep inside, nor a silently changed question)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from wiezen_sim.cards import parse_deal
+from wiezen_sim.solvers.dd import DDSolver, check_position
+
+ENDING = "N:AK2... QJ3... T94... 875..."  # three spades each
+HANDS = parse_deal(ENDING, cards_per_hand=None)
+
+
+@pytest.mark.parametrize(
+    ("hands", "message"),
+    [
+        ([float(h) for h in HANDS], "int card mask"),  # used to be truncated to ints without a word
+        (np.array(HANDS, dtype=np.float64), "int card mask"),
+        ([str(h) for h in HANDS], "int card mask"),
+        (["AK2...", "QJ3...", "T94...", "875..."], "a PBN deal is one string"),
+        ([HANDS[0], None, HANDS[2], HANDS[3]], "int card mask"),
+        (None, "PBN deal string or four int card masks"),
+        (5, "PBN deal string or four int card masks"),
+        (np.array([HANDS, HANDS]), "int card mask"),
+    ],
+)
+def test_hands_that_are_not_card_masks_are_refused(hands, message):
+    with pytest.raises(TypeError, match=message):
+        check_position(hands, "NT", 0)
+
+
+def test_a_full_deal_as_floats_is_refused_not_rounded():
+    """float64 keeps 53 bits of a 62-bit mask: a full deal as floats is other cards."""
+    deal = parse_deal("N:QJ6.K652.J85.T98 873.J97.AT764.Q4 K5.T83.KQ9.A7652 AT942.AQ4.32.KJ3")
+    assert any(int(float(h)) != h for h in deal)
+    with pytest.raises(TypeError, match="int card mask"):
+        DDSolver(tt_mb=1).solve(np.array(deal, dtype=np.float64), "NT", 1, (0, 2))
+
+
+def test_numpy_integer_masks_are_hands():
+    for dtype in (np.int64, np.uint64):
+        assert check_position(np.array(HANDS, dtype=dtype), "NT", 0).tolist() == list(HANDS)
