@@ -42,3 +42,44 @@ def test_a_full_deal_as_floats_is_refused_not_rounded():
 def test_numpy_integer_masks_are_hands():
     for dtype in (np.int64, np.uint64):
         assert check_position(np.array(HANDS, dtype=dtype), "NT", 0).tolist() == list(HANDS)
+
+
+TRICK_LED = "N:K2... QJ3... T94... 875..."  # north has led the ace of spades
+
+
+@pytest.mark.parametrize(
+    ("trick", "error", "message"),
+    [
+        ([14.0], TypeError, "a name such as 'AS' or a bit number, got 14.0"),  # was read as the AS
+        ([None], TypeError, "got None"),
+        ("AS", TypeError, "not the string 'AS'"),  # was read as the cards 'A' and 'S'
+        (None, TypeError, "a sequence of cards"),
+        (np.array([[14]]), TypeError, "a name such as 'AS' or a bit number"),
+    ],
+)
+def test_trick_cards_of_the_wrong_type_are_refused(trick, error, message):
+    with pytest.raises(error, match=message):
+        check_position(TRICK_LED, "NT", 0, trick)
+
+
+def test_played_cards_of_the_wrong_type_are_refused():
+    from wiezen_sim.solvers.dd import replay
+
+    with pytest.raises(TypeError, match=r"got 14\.9"):  # was played as the AS
+        replay(ENDING, "NT", 0, [14.9])
+    with pytest.raises(TypeError, match="not the string 'AS QS'"):
+        replay(ENDING, "NT", 0, "AS QS")
+    with pytest.raises(TypeError, match="not the string 'AS'"):
+        DDSolver(tt_mb=1).solve(ENDING, "NT", 0, (0, 2), played="AS")
+
+
+def test_kleine_miserie_discards_are_named():
+    from wiezen_sim.solvers.dd import solve_kleine_miserie
+
+    deal = "N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432"
+    with pytest.raises(ValueError, match="seat 0 does not hold its discard 2S"):  # said "discard 2"
+        solve_kleine_miserie(deal, ["2S", "5H", "6S", "7S"], 0, 0)
+    with pytest.raises(TypeError, match=r"got 14\.0"):
+        solve_kleine_miserie(deal, [14.0, "7S", "6S", "2S"], 0, 0)
+    with pytest.raises(TypeError, match="not the string"):
+        solve_kleine_miserie(deal, "AS 7S 6S 2S", 0, 0)

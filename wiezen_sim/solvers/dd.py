@@ -121,8 +121,32 @@ def _parse_hands(hands: Hands) -> np.ndarray:
     return np.array(masks, dtype=np.int64)
 
 
+def _cards(cards: Iterable[int | str], what: str) -> list[int]:
+    """Card names or bit numbers → bit numbers (not range-checked: the callers say which cards may be).
+
+    Raises:
+        TypeError: ``cards`` is one string or not a sequence, or a card is neither a name nor a whole number.
+        ValueError: a name that is not a card.
+    """
+    if isinstance(cards, str):
+        raise TypeError(f"{what} is a sequence of cards such as ['AS', 'KS'], not the string {cards!r}")
+    try:
+        given = list(cards)
+    except TypeError:
+        raise TypeError(f"{what} is a sequence of cards such as ['AS', 'KS'], got {cards!r}") from None
+    out = []
+    for c in given:
+        if isinstance(c, str):
+            out.append(parse_card(c))
+        elif is_whole(c):
+            out.append(int(c))
+        else:  # a float would be truncated to another card
+            raise TypeError(f"a card in {what} is a name such as 'AS' or a bit number, got {c!r}")
+    return out
+
+
 def _parse_trick(trick: Iterable[int | str]) -> list[int]:
-    cards = [parse_card(c) if isinstance(c, str) else int(c) for c in trick]
+    cards = _cards(trick, "trick")
     if len(cards) > 3:
         raise ValueError(f"a trick in progress has at most 3 cards, got {len(cards)}")
     for c in cards:
@@ -149,6 +173,7 @@ def check_position(hands: Hands, trump: TrumpLike, leader: int, trick: Iterable[
     Raises:
         ValueError: as :meth:`DDSolver.solve` does for a bad position (cards, hand
             sizes, trump, leader, the trick in progress).
+        TypeError: as :meth:`DDSolver.solve` does for a hand or card of the wrong type.
     """
     return _position(hands, trump, leader, trick).hands
 
@@ -187,17 +212,17 @@ def replay(hands: Hands, trump: TrumpLike, leader: int, played: Iterable[int | s
     Raises:
         ValueError: a bad deal, trump or leader (as :meth:`DDSolver.solve`), a card the seat
             to play does not hold, or a revoke (naming the card and its place in ``played``).
+        TypeError: ``played`` is one string, or a card in it is neither a name nor a whole number.
     """
     pos = _position(hands, trump, leader, ())
     h = pos.hands.copy()
     won = [0, 0, 0, 0]
     leader = pos.leader
     trick: list[int] = []
-    for i, c in enumerate(played, 1):
-        card = parse_card(c) if isinstance(c, str) else int(c)
+    for i, card in enumerate(_cards(played, "played"), 1):
         seat = (leader + len(trick)) % 4
         if not (0 <= card < 64 and (int(h[seat]) >> card) & 1):
-            name = card_name(card) if 0 <= card < 64 and (FULL_DECK >> card) & 1 else repr(c)
+            name = card_name(card) if 0 <= card < 64 and (FULL_DECK >> card) & 1 else repr(card)
             raise ValueError(f"played card {i} ({name}): seat {seat} to play does not hold it")
         if trick and card >> 4 != trick[0] >> 4 and int(h[seat]) & (0x7FFC << (16 * (trick[0] >> 4))):
             raise ValueError(f"played card {i} ({card_name(card)}): seat {seat} still holds the suit led (revoke)")
@@ -233,9 +258,9 @@ def from_endplay(deal) -> dict:
 
 def _position(hands: Hands, trump: TrumpLike, leader: int, trick: Iterable[int | str],
               played: Iterable[int | str] = ()) -> _Position:  # fmt: skip
-    moves = list(played)
+    moves = _cards(played, "played")
     if moves:
-        if list(trick):
+        if _cards(trick, "trick"):
             raise ValueError("give the trick in progress (trick=, cards not in the hands) or the play from the "
                              "whole deal (played=), not both")  # fmt: skip
         r = replay(hands, trump, leader, moves)
@@ -400,6 +425,9 @@ class DDSolver:
         Raises:
             ValueError: malformed hands, unequal card counts, bad seat/side/trump/objective,
                 a revoke in the trick, a card in ``played`` its seat does not hold.
+            TypeError: a hand mask that is not a whole number (a float, ``None``), a
+                card that is neither a name nor a whole number, ``trick``/``played``
+                given as one string instead of a sequence of cards.
             NodeLimitExceeded: the search passed ``node_limit`` (the same for every method).
         """
         pos = _position(hands, trump, leader, trick, played)
@@ -646,14 +674,16 @@ def solve_kleine_miserie(
 
     Raises:
         ValueError: bad hands, a discard not held by its seat, or a bad seat.
+        TypeError: as :meth:`DDSolver.solve` for hands or cards of the wrong type.
     """
     h = _parse_hands(hands)
-    cards = [parse_card(c) if isinstance(c, str) else int(c) for c in discards]
+    cards = _cards(discards, "discards")
     if len(cards) != 4:
         raise ValueError(f"kleine miserie needs one discard per seat, got {len(cards)}")
     for seat, c in enumerate(cards):
         if not 0 <= c < 64 or not (int(h[seat]) >> c) & 1:
-            raise ValueError(f"seat {seat} does not hold its discard {c}")
+            name = card_name(c) if 0 <= c < 64 and (FULL_DECK >> c) & 1 else repr(c)
+            raise ValueError(f"seat {seat} does not hold its discard {name}")
         h[seat] &= ~(1 << c)
     if not is_whole(declarer, 0, 3):
         raise ValueError(f"declarer must be a seat 0..3, got {declarer!r}")
