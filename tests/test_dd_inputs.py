@@ -3,6 +3,8 @@ names what is wrong, before any search (never a traceback from deep inside, nor 
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -83,3 +85,30 @@ def test_kleine_miserie_discards_are_named():
         solve_kleine_miserie(deal, [14.0, "7S", "6S", "2S"], 0, 0)
     with pytest.raises(TypeError, match="not the string"):
         solve_kleine_miserie(deal, "AS 7S 6S 2S", 0, 0)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"tt_mb": "16"}, TypeError, "tt_mb must be a number of MB, got '16'"),  # '<' not supported ...
+        ({"tt_mb": None}, TypeError, "tt_mb must be a number of MB, got None"),
+        ({"tt_mb": True}, TypeError, "tt_mb must be a number of MB, got True"),  # was 1 MB
+        ({"tt_mb": float("nan")}, ValueError, "tt_mb must be a number of MB in"),
+        ({"node_limit": 1.5}, TypeError, "whole number of trick nodes or None, got 1.5"),  # was accepted
+        ({"node_limit": True}, TypeError, "got True"),  # "needed more than True trick nodes"
+        ({"node_limit": "10"}, TypeError, "got '10'"),
+        ({"node_limit": float("inf")}, TypeError, "got inf"),  # OverflowError at the first question
+        ({"node_limit": 2**63}, ValueError, "node_limit must be 1..4611686018427387904"),  # the same
+        ({"node_limit": 0}, ValueError, "node_limit must be 1.."),
+    ],
+)
+def test_solver_settings_are_checked_when_it_is_made(kwargs, error, message):
+    with pytest.raises(error, match=re.escape(message)):
+        DDSolver(**{"tt_mb": 1, **kwargs})
+
+
+def test_the_largest_node_limit_answers(compiled_kernels):
+    from wiezen_sim.solvers.dd import MAX_NODE_LIMIT
+
+    assert DDSolver(tt_mb=1, node_limit=MAX_NODE_LIMIT).solve(ENDING, "NT", 0, (0, 2)) == 2
+    assert DDSolver(tt_mb=1, node_limit=np.int64(10**6)).solve(ENDING, "NT", 0, (0, 2)) == 2

@@ -38,6 +38,7 @@ from wiezen_sim.kernel.trick import trick_winner
 from wiezen_sim.vocabulary import Objective, is_whole, parse_objective, parse_trump
 
 __all__ = [
+    "MAX_NODE_LIMIT",
     "DDSolver",
     "NodeLimitExceeded",
     "Replay",
@@ -53,6 +54,7 @@ __all__ = [
     "solve_kleine_miserie",
 ]
 
+MAX_NODE_LIMIT = 1 << 62  # trick nodes: the kernel adds the limit to its int64 counter (beyond any run)
 _ENTRY_BYTES = 8 * _k.TT_COLUMNS  # one row of the table: key, chain link, bounds (see kernel/dd/layout.py)
 
 Hands = str | Sequence[int] | np.ndarray
@@ -323,10 +325,15 @@ class DDSolver:
         keep_table: keep the table across deals (emptied only for a new trump suit or
             on :meth:`clear`); the PIMC player asks about the sampled worlds of one
             decision, which share many positions.
-        node_limit: trick nodes (:attr:`trick_nodes`) one question may visit; past it
-            the question raises :class:`NodeLimitExceeded` (None: no limit). The count
+        node_limit: trick nodes (:attr:`trick_nodes`) one question may visit, a whole
+            number from 1 to :data:`MAX_NODE_LIMIT`; past it the question raises
+            :class:`NodeLimitExceeded` (None: no limit). The count
             is deterministic, so whether a question passes the limit depends only on
             the question and the table's contents, never on timing.
+
+    Raises:
+        TypeError: ``tt_mb`` is not a number, or ``node_limit`` is not a whole number or None.
+        ValueError: ``tt_mb`` outside (0, MAX_TT_MB] or ``node_limit`` outside 1..MAX_NODE_LIMIT.
 
     The table is kept while the positions asked about belong to the same deal (every
     hand a subset of the hand in the previous question) and the trump suit stays the
@@ -338,6 +345,8 @@ class DDSolver:
 
     def __init__(self, tt_mb: float = DEFAULT_TT_MB, use_tt: bool = True, keep_table: bool = False,
                  node_limit: int | None = None) -> None:  # fmt: skip
+        if isinstance(tt_mb, bool) or not isinstance(tt_mb, (int, float, np.integer, np.floating)):
+            raise TypeError(f"tt_mb must be a number of MB, got {tt_mb!r}")
         if not 0 < tt_mb <= MAX_TT_MB:
             raise ValueError(f"tt_mb must be a number of MB in (0, {MAX_TT_MB}], got {tt_mb}")
         n = 1 << max(10, int(tt_mb * 2**20 / _ENTRY_BYTES).bit_length() - 1)
@@ -347,9 +356,11 @@ class DDSolver:
         self.stats = self.scratch[_k.STATE, _k.STATS, : _k.N_STATS]  # a view: the kernel counts in the scratch array
         self.use_tt = 1 if use_tt else 0
         self.keep_table = keep_table
-        if node_limit is not None and node_limit < 1:
-            raise ValueError(f"node_limit must be a positive number of trick nodes or None, got {node_limit}")
-        self.node_limit = node_limit
+        if node_limit is not None and not is_whole(node_limit):  # inf or 2**63 failed only at the first question
+            raise TypeError(f"node_limit must be a whole number of trick nodes or None, got {node_limit!r}")
+        if node_limit is not None and not 1 <= node_limit <= MAX_NODE_LIMIT:
+            raise ValueError(f"node_limit must be 1..{MAX_NODE_LIMIT} trick nodes or None, got {node_limit}")
+        self.node_limit = None if node_limit is None else int(node_limit)
         self.limit_hits = 0  # questions that passed node_limit
         self._trump: int | None = None
         self._last_hands: tuple[int, ...] | None = None
