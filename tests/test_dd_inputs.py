@@ -112,3 +112,21 @@ def test_the_largest_node_limit_answers(compiled_kernels):
 
     assert DDSolver(tt_mb=1, node_limit=MAX_NODE_LIMIT).solve(ENDING, "NT", 0, (0, 2)) == 2
     assert DDSolver(tt_mb=1, node_limit=np.int64(10**6)).solve(ENDING, "NT", 0, (0, 2)) == 2
+
+
+@pytest.mark.parametrize("target", [-1, 14, 2**63, 2**70, 1.0, True, "2", None])
+def test_can_force_targets_are_numbers_of_tricks(target):
+    with pytest.raises(ValueError, match=re.escape(f"target must be a number of tricks 0..13, got {target!r}")):
+        DDSolver(tt_mb=1).can_force(ENDING, "NT", 0, (0, 2), target)  # 2**63: OverflowError from the kernel call
+
+
+def test_can_force_reads_its_objective_as_solve_does(compiled_kernels):
+    from wiezen_sim.vocabulary import Objective
+
+    s = DDSolver(tt_mb=1)
+    for objective in ("MAX", " Max", Objective.MAX):  # "MAX" was refused although solve takes it
+        assert s.can_force(ENDING, "NT", 0, (0, 2), 2, objective) is True
+    assert s.can_force(ENDING, "NT", 0, (0, 2), 1, "Min") is False
+    with pytest.raises(ValueError, match="'max' or 'min'"):
+        s.can_force(ENDING, "NT", 0, (0, 2), 1, "exact")
+    assert s.can_make(ENDING, "NT", 0, (0, 2), "exact", 2) is True  # type: ignore[arg-type]

@@ -474,16 +474,18 @@ class DDSolver:
 
         ``objective="max"``: can the side force at least ``target`` tricks?
         ``objective="min"``: can the side hold itself to at most ``target`` tricks?
-        Arguments as in :meth:`solve`; raises ``ValueError`` on bad input.
+        ``target`` is a number of tricks 0..13 (counted from the current trick on). Other
+        arguments as in :meth:`solve`; raises ``ValueError`` (``TypeError``) on bad input as it does.
         """
         pos = _position(hands, trump, leader, trick, played)
         side_mask = parse_side(side)
-        if not is_whole(target):
-            raise ValueError(f"target must be an integer number of tricks, got {target!r}")
-        if objective not in ("max", "min"):
-            raise ValueError(f"can_force objective must be 'max' or 'min', got {objective!r}")
+        if not is_whole(target, 0, 13):  # 2**63 raised OverflowError in the kernel call
+            raise ValueError(f"target must be a number of tricks 0..13, got {target!r}")
+        goal = str(objective).strip().lower()  # as solve reads it: "MAX", Objective.MIN
+        if goal not in (Objective.MAX, Objective.MIN):
+            raise ValueError(f"can_force objective must be 'max' or 'min' (exact: solve), got {objective!r}")
         return self._test(pos.hands, pos.trump, pos.leader, pos.trick, pos.n_trick, side_mask, int(target),
-                          objective == "max")  # fmt: skip
+                          goal == Objective.MAX)  # fmt: skip
 
     def can_force_unchecked(self, hands: np.ndarray, trump: int | None, leader: int, trick: Sequence[int],
                             side_mask: int, target: int, at_least: bool) -> bool:  # fmt: skip
@@ -520,7 +522,7 @@ class DDSolver:
         ``target`` (:meth:`can_force`, ``"min"``); ``EXACT``: exactly ``target``
         (:meth:`solve`, ``"exact"``). Arguments and errors as in :meth:`solve`.
         """
-        if objective is Objective.EXACT:
+        if str(objective).strip().lower() == Objective.EXACT:
             return bool(self.solve(hands, trump, leader, side, Objective.EXACT, target, trick))
         return self.can_force(hands, trump, leader, side, target, objective, trick)
 
