@@ -130,3 +130,22 @@ def test_can_force_reads_its_objective_as_solve_does(compiled_kernels):
     with pytest.raises(ValueError, match="'max' or 'min'"):
         s.can_force(ENDING, "NT", 0, (0, 2), 1, "exact")
     assert s.can_make(ENDING, "NT", 0, (0, 2), "exact", 2) is True  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("side", [1.5, None, object()])
+def test_a_side_that_is_no_seats_is_refused(side):
+    from wiezen_sim.solvers.dd import parse_side
+
+    with pytest.raises(TypeError, match="a side is its seats"):  # "'float' object is not iterable"
+        parse_side(side)
+
+
+def test_solve_batch_checks_its_contract_and_its_deals_argument():
+    from wiezen_sim.solvers.dd import solve_batch
+
+    with pytest.raises(ValueError, match="leader must be a seat"):  # no deals: an empty result
+        solve_batch([], "NT", 9, (0, 2))
+    with pytest.raises(ValueError, match="unknown trump"):
+        solve_batch([], "X", 0, (0, 2))
+    with pytest.raises(TypeError, match="put one PBN deal string in a list"):  # "deal 0: ... got 'N'"
+        solve_batch(ENDING, "NT", 0, (0, 2))

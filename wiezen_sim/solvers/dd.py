@@ -73,6 +73,7 @@ def parse_side(side: SideLike) -> int:
     Raises:
         ValueError: unknown seat (an empty one too, as in ``"0,,2"``), a seat given twice,
             or an empty/full side.
+        TypeError: neither an int, a string nor an iterable of seats (a float, ``None``).
     """
     if isinstance(side, bool):
         raise ValueError(f"a side is its seats or a seat mask, got {side!r}")
@@ -83,7 +84,10 @@ def parse_side(side: SideLike) -> int:
         if isinstance(side, str):
             seats = [c.strip() for c in side.split(",")] if "," in side else list(side.replace(" ", ""))
         else:
-            seats = list(side)
+            try:
+                seats = list(side)
+            except TypeError:
+                raise TypeError(f"a side is its seats (e.g. (0, 2) or '02') or a seat mask, got {side!r}") from None
         mask = 0
         for s in seats:
             seat = -1
@@ -652,11 +656,17 @@ def solve_batch(
         int64 array of shape (n_deals,): tricks (max/min) or 1/0 (exact).
 
     Raises:
-        ValueError: naming the index of the first bad deal.
+        ValueError: a bad contract (trump, leader, side, objective), or a bad deal naming its index.
+        TypeError: ``deals`` is one string, or as :meth:`DDSolver.solve` for a deal of the wrong type.
     """
+    if isinstance(deals, str):
+        raise TypeError("deals is a sequence of deals: put one PBN deal string in a list")
     solver = DDSolver(tt_mb=tt_mb)
     goal, k = parse_objective(objective, k)
     side_mask = parse_side(side)
+    parse_trump(trump)  # the contract is checked with no deals too
+    if not is_whole(leader, 0, 3):
+        raise ValueError(f"leader must be a seat 0..3 (the PBN order N E S W), got {leader!r}")
     out = []
     for i, deal in enumerate(deals):
         try:
