@@ -182,6 +182,10 @@ def test_pbn_file_in_and_out(compiled_kernels, capsys, tmp_path):
         (["--deal", DEAL, "--table", "--alone", "--format", "pbn"], "--format pbn"),
         (["--deal", DEAL, *CONTRACT, "--format", "pbn"], "--format pbn"),
         (["--deal", "N:AKQ.. ...", "--table"], "four hands"),
+        # the side as typed, not its seat digits ('0213', '0X')
+        (["--deal", DEAL, "--trump", "NT", "--leader", "E", "--side", "NSEW"], "got 'NSEW'"),
+        (["--deal", DEAL, "--trump", "NT", "--leader", "E", "--side", "nx"], "unknown seat 'X' in side 'nx'"),
+        (["--deal", DEAL, "--trump", "NT", "--leader", "E", "--side", "N,N"], "seat 0 given twice in side 'N,N'"),
     ],
 )
 def test_new_options_bad_input(argv, message):

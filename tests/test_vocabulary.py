@@ -87,6 +87,17 @@ def test_objective_pair_round_trips():
     assert parse_objective("exact", 3) == (Objective.EXACT, 3)
     assert parse_objective(Objective.EXACT, 1) == (Objective.EXACT, 1)
     assert parse_objective(" MAX ") == (Objective.MAX, 0)
+    assert parse_objective("max", 0) == (Objective.MAX, 0)  # the k it returned goes back in
+    assert parse_objective("exact:2", 2) == (Objective.EXACT, 2)
+
+
+@pytest.mark.parametrize(
+    ("objective", "k"), [("max", 5), ("min", 1), ("max", True), ("exact:1", 2), ("exact:0", False)]
+)
+def test_objective_and_k_that_disagree_are_refused(objective, k):
+    """A k with max or min (a target?) or an exact:K with another k was ignored without a word."""
+    with pytest.raises(ValueError, match=r"takes no trick count|ask for different trick counts"):
+        parse_objective(objective, k)
 
 
 @pytest.mark.parametrize("bad,k", [("most", None), ("exact", None), ("exact:14", None), ("exact:x", None),

@@ -182,13 +182,16 @@ class Objective(StrEnum):
 def parse_objective(objective: str | Objective, k: int | None = None) -> tuple[Objective, int]:
     """``"max"``, ``"min"``, ``"exact:K"`` (or ``"exact"`` with ``k``) → ``(objective, k)``.
 
-    ``k`` is the exact trick count (0..13), 0 for ``max`` and ``min``.
+    ``k`` is the exact trick count (0..13), 0 for ``max`` and ``min`` (which take no other ``k``).
 
     Raises:
-        ValueError: unknown objective, or ``exact`` with a missing or bad ``K``.
+        ValueError: unknown objective, ``exact`` with a missing or bad ``K``, a ``k`` other than 0 with
+            ``max``/``min``, or ``exact:K`` with a different ``k``.
     """
     text = str(objective.value if isinstance(objective, Objective) else objective).strip().lower()
     if text in (Objective.MAX, Objective.MIN):
+        if k is not None and (isinstance(k, bool) or k != 0):  # a target was silently ignored
+            raise ValueError(f"objective {objective!r} takes no trick count, got k={k!r} (k is for exact)")
         return Objective(text), 0
     if text.startswith(Objective.EXACT):
         rest = text[len(Objective.EXACT) :]
@@ -196,6 +199,8 @@ def parse_objective(objective: str | Objective, k: int | None = None) -> tuple[O
             digits = rest[1:]
             if not (digits.isascii() and digits.isdigit()):
                 raise ValueError(f"bad objective {objective!r}: expected exact:K with an integer K")
+            if k is not None and (isinstance(k, bool) or k != int(digits)):  # k was silently ignored
+                raise ValueError(f"objective {objective!r} and k={k!r} ask for different trick counts")
             k = int(digits)
         elif rest:
             raise ValueError(f"unknown objective {objective!r} (max, min, exact:K)")

@@ -187,7 +187,11 @@ def run(args: argparse.Namespace) -> None:
                           tables_output)  # fmt: skip
         emit(args, _table_output(args, deals, games, tables))
         return
-    trump, side = parse_trump(args.trump), parse_side(args.side.upper().translate(_SEAT_DIGITS))
+    trump, seats = parse_trump(args.trump), args.side.upper().translate(_SEAT_DIGITS)
+    try:
+        side = parse_side(seats)
+    except ValueError as exc:  # name the side as typed (NSEW, not 0213)
+        raise ValueError(str(exc).replace(repr(seats), repr(args.side))) from None
     goal, k = parse_objective(args.objective or "max")
     positions: list[Replay] = []
     for d in deals:

@@ -38,6 +38,7 @@ from wiezen_sim.kernel.trick import trick_winner
 from wiezen_sim.vocabulary import Objective, is_whole, parse_objective, parse_trump
 
 __all__ = [
+    "MAX_NODE_LIMIT",
     "DDSolver",
     "NodeLimitExceeded",
     "Replay",
@@ -53,6 +54,7 @@ __all__ = [
     "solve_kleine_miserie",
 ]
 
+MAX_NODE_LIMIT = 1 << 62  # trick nodes: the kernel adds the limit to its int64 counter (beyond any run)
 _ENTRY_BYTES = 8 * _k.TT_COLUMNS  # one row of the table: key, chain link, bounds (see kernel/dd/layout.py)
 
 Hands = str | Sequence[int] | np.ndarray
@@ -71,6 +73,7 @@ def parse_side(side: SideLike) -> int:
     Raises:
         ValueError: unknown seat (an empty one too, as in ``"0,,2"``), a seat given twice,
             or an empty/full side.
+        TypeError: neither an int, a string nor an iterable of seats (a float, ``None``).
     """
     if isinstance(side, bool):
         raise ValueError(f"a side is its seats or a seat mask, got {side!r}")
@@ -81,7 +84,10 @@ def parse_side(side: SideLike) -> int:
         if isinstance(side, str):
             seats = [c.strip() for c in side.split(",")] if "," in side else list(side.replace(" ", ""))
         else:
-            seats = list(side)
+            try:
+                seats = list(side)
+            except TypeError:
+                raise TypeError(f"a side is its seats (e.g. (0, 2) or '02') or a seat mask, got {side!r}") from None
         mask = 0
         for s in seats:
             seat = -1
@@ -104,7 +110,14 @@ def _parse_hands(hands: Hands) -> np.ndarray:
     if isinstance(hands, str):
         masks = parse_deal(hands, cards_per_hand=None)
     else:
-        masks = tuple(int(h) for h in hands)
+        try:
+            given = list(hands)
+        except TypeError:
+            raise TypeError(f"hands are a PBN deal string or four int card masks, got {hands!r}") from None
+        for h in given:
+            if not is_whole(h):  # a float would be truncated or rounded into other cards
+                raise TypeError(f"a hand is an int card mask, got {h!r} (a PBN deal is one string)")
+        masks = tuple(int(h) for h in given)
         if len(masks) != 4:
             raise ValueError(f"a double-dummy position has four hands, got {len(masks)}")
         for h in masks:
@@ -114,8 +127,32 @@ def _parse_hands(hands: Hands) -> np.ndarray:
     return np.array(masks, dtype=np.int64)
 
 
+def _cards(cards: Iterable[int | str], what: str) -> list[int]:
+    """Card names or bit numbers → bit numbers (not range-checked: the callers say which cards may be).
+
+    Raises:
+        TypeError: ``cards`` is one string or not a sequence, or a card is neither a name nor a whole number.
+        ValueError: a name that is not a card.
+    """
+    if isinstance(cards, str):
+        raise TypeError(f"{what} is a sequence of cards such as ['AS', 'KS'], not the string {cards!r}")
+    try:
+        given = list(cards)
+    except TypeError:
+        raise TypeError(f"{what} is a sequence of cards such as ['AS', 'KS'], got {cards!r}") from None
+    out = []
+    for c in given:
+        if isinstance(c, str):
+            out.append(parse_card(c))
+        elif is_whole(c):
+            out.append(int(c))
+        else:  # a float would be truncated to another card
+            raise TypeError(f"a card in {what} is a name such as 'AS' or a bit number, got {c!r}")
+    return out
+
+
 def _parse_trick(trick: Iterable[int | str]) -> list[int]:
-    cards = [parse_card(c) if isinstance(c, str) else int(c) for c in trick]
+    cards = _cards(trick, "trick")
     if len(cards) > 3:
         raise ValueError(f"a trick in progress has at most 3 cards, got {len(cards)}")
     for c in cards:
@@ -142,6 +179,7 @@ def check_position(hands: Hands, trump: TrumpLike, leader: int, trick: Iterable[
     Raises:
         ValueError: as :meth:`DDSolver.solve` does for a bad position (cards, hand
             sizes, trump, leader, the trick in progress).
+        TypeError: as :meth:`DDSolver.solve` does for a hand or card of the wrong type.
     """
     return _position(hands, trump, leader, trick).hands
 
@@ -180,17 +218,17 @@ def replay(hands: Hands, trump: TrumpLike, leader: int, played: Iterable[int | s
     Raises:
         ValueError: a bad deal, trump or leader (as :meth:`DDSolver.solve`), a card the seat
             to play does not hold, or a revoke (naming the card and its place in ``played``).
+        TypeError: ``played`` is one string, or a card in it is neither a name nor a whole number.
     """
     pos = _position(hands, trump, leader, ())
     h = pos.hands.copy()
     won = [0, 0, 0, 0]
     leader = pos.leader
     trick: list[int] = []
-    for i, c in enumerate(played, 1):
-        card = parse_card(c) if isinstance(c, str) else int(c)
+    for i, card in enumerate(_cards(played, "played"), 1):
         seat = (leader + len(trick)) % 4
         if not (0 <= card < 64 and (int(h[seat]) >> card) & 1):
-            name = card_name(card) if 0 <= card < 64 and (FULL_DECK >> card) & 1 else repr(c)
+            name = card_name(card) if 0 <= card < 64 and (FULL_DECK >> card) & 1 else repr(card)
             raise ValueError(f"played card {i} ({name}): seat {seat} to play does not hold it")
         if trick and card >> 4 != trick[0] >> 4 and int(h[seat]) & (0x7FFC << (16 * (trick[0] >> 4))):
             raise ValueError(f"played card {i} ({card_name(card)}): seat {seat} still holds the suit led (revoke)")
@@ -226,9 +264,9 @@ def from_endplay(deal) -> dict:
 
 def _position(hands: Hands, trump: TrumpLike, leader: int, trick: Iterable[int | str],
               played: Iterable[int | str] = ()) -> _Position:  # fmt: skip
-    moves = list(played)
+    moves = _cards(played, "played")
     if moves:
-        if list(trick):
+        if _cards(trick, "trick"):
             raise ValueError("give the trick in progress (trick=, cards not in the hands) or the play from the "
                              "whole deal (played=), not both")  # fmt: skip
         r = replay(hands, trump, leader, moves)
@@ -291,10 +329,15 @@ class DDSolver:
         keep_table: keep the table across deals (emptied only for a new trump suit or
             on :meth:`clear`); the PIMC player asks about the sampled worlds of one
             decision, which share many positions.
-        node_limit: trick nodes (:attr:`trick_nodes`) one question may visit; past it
-            the question raises :class:`NodeLimitExceeded` (None: no limit). The count
+        node_limit: trick nodes (:attr:`trick_nodes`) one question may visit, a whole
+            number from 1 to :data:`MAX_NODE_LIMIT`; past it the question raises
+            :class:`NodeLimitExceeded` (None: no limit). The count
             is deterministic, so whether a question passes the limit depends only on
             the question and the table's contents, never on timing.
+
+    Raises:
+        TypeError: ``tt_mb`` is not a number, or ``node_limit`` is not a whole number or None.
+        ValueError: ``tt_mb`` outside (0, MAX_TT_MB] or ``node_limit`` outside 1..MAX_NODE_LIMIT.
 
     The table is kept while the positions asked about belong to the same deal (every
     hand a subset of the hand in the previous question) and the trump suit stays the
@@ -306,6 +349,8 @@ class DDSolver:
 
     def __init__(self, tt_mb: float = DEFAULT_TT_MB, use_tt: bool = True, keep_table: bool = False,
                  node_limit: int | None = None) -> None:  # fmt: skip
+        if isinstance(tt_mb, bool) or not isinstance(tt_mb, (int, float, np.integer, np.floating)):
+            raise TypeError(f"tt_mb must be a number of MB, got {tt_mb!r}")
         if not 0 < tt_mb <= MAX_TT_MB:
             raise ValueError(f"tt_mb must be a number of MB in (0, {MAX_TT_MB}], got {tt_mb}")
         n = 1 << max(10, int(tt_mb * 2**20 / _ENTRY_BYTES).bit_length() - 1)
@@ -315,9 +360,11 @@ class DDSolver:
         self.stats = self.scratch[_k.STATE, _k.STATS, : _k.N_STATS]  # a view: the kernel counts in the scratch array
         self.use_tt = 1 if use_tt else 0
         self.keep_table = keep_table
-        if node_limit is not None and node_limit < 1:
-            raise ValueError(f"node_limit must be a positive number of trick nodes or None, got {node_limit}")
-        self.node_limit = node_limit
+        if node_limit is not None and not is_whole(node_limit):  # inf or 2**63 failed only at the first question
+            raise TypeError(f"node_limit must be a whole number of trick nodes or None, got {node_limit!r}")
+        if node_limit is not None and not 1 <= node_limit <= MAX_NODE_LIMIT:
+            raise ValueError(f"node_limit must be 1..{MAX_NODE_LIMIT} trick nodes or None, got {node_limit}")
+        self.node_limit = None if node_limit is None else int(node_limit)
         self.limit_hits = 0  # questions that passed node_limit
         self._trump: int | None = None
         self._last_hands: tuple[int, ...] | None = None
@@ -393,6 +440,9 @@ class DDSolver:
         Raises:
             ValueError: malformed hands, unequal card counts, bad seat/side/trump/objective,
                 a revoke in the trick, a card in ``played`` its seat does not hold.
+            TypeError: a hand mask that is not a whole number (a float, ``None``), a
+                card that is neither a name nor a whole number, ``trick``/``played``
+                given as one string instead of a sequence of cards.
             NodeLimitExceeded: the search passed ``node_limit`` (the same for every method).
         """
         pos = _position(hands, trump, leader, trick, played)
@@ -428,16 +478,18 @@ class DDSolver:
 
         ``objective="max"``: can the side force at least ``target`` tricks?
         ``objective="min"``: can the side hold itself to at most ``target`` tricks?
-        Arguments as in :meth:`solve`; raises ``ValueError`` on bad input.
+        ``target`` is a number of tricks 0..13 (counted from the current trick on). Other
+        arguments as in :meth:`solve`; raises ``ValueError`` (``TypeError``) on bad input as it does.
         """
         pos = _position(hands, trump, leader, trick, played)
         side_mask = parse_side(side)
-        if not is_whole(target):
-            raise ValueError(f"target must be an integer number of tricks, got {target!r}")
-        if objective not in ("max", "min"):
-            raise ValueError(f"can_force objective must be 'max' or 'min', got {objective!r}")
+        if not is_whole(target, 0, 13):  # 2**63 raised OverflowError in the kernel call
+            raise ValueError(f"target must be a number of tricks 0..13, got {target!r}")
+        goal = str(objective).strip().lower()  # as solve reads it: "MAX", Objective.MIN
+        if goal not in (Objective.MAX, Objective.MIN):
+            raise ValueError(f"can_force objective must be 'max' or 'min' (exact: solve), got {objective!r}")
         return self._test(pos.hands, pos.trump, pos.leader, pos.trick, pos.n_trick, side_mask, int(target),
-                          objective == "max")  # fmt: skip
+                          goal == Objective.MAX)  # fmt: skip
 
     def can_force_unchecked(self, hands: np.ndarray, trump: int | None, leader: int, trick: Sequence[int],
                             side_mask: int, target: int, at_least: bool) -> bool:  # fmt: skip
@@ -474,7 +526,7 @@ class DDSolver:
         ``target`` (:meth:`can_force`, ``"min"``); ``EXACT``: exactly ``target``
         (:meth:`solve`, ``"exact"``). Arguments and errors as in :meth:`solve`.
         """
-        if objective is Objective.EXACT:
+        if str(objective).strip().lower() == Objective.EXACT:
             return bool(self.solve(hands, trump, leader, side, Objective.EXACT, target, trick))
         return self.can_force(hands, trump, leader, side, target, objective, trick)
 
@@ -604,11 +656,17 @@ def solve_batch(
         int64 array of shape (n_deals,): tricks (max/min) or 1/0 (exact).
 
     Raises:
-        ValueError: naming the index of the first bad deal.
+        ValueError: a bad contract (trump, leader, side, objective), or a bad deal naming its index.
+        TypeError: ``deals`` is one string, or as :meth:`DDSolver.solve` for a deal of the wrong type.
     """
+    if isinstance(deals, str):
+        raise TypeError("deals is a sequence of deals: put one PBN deal string in a list")
     solver = DDSolver(tt_mb=tt_mb)
     goal, k = parse_objective(objective, k)
     side_mask = parse_side(side)
+    parse_trump(trump)  # the contract is checked with no deals too
+    if not is_whole(leader, 0, 3):
+        raise ValueError(f"leader must be a seat 0..3 (the PBN order N E S W), got {leader!r}")
     out = []
     for i, deal in enumerate(deals):
         try:
@@ -639,14 +697,16 @@ def solve_kleine_miserie(
 
     Raises:
         ValueError: bad hands, a discard not held by its seat, or a bad seat.
+        TypeError: as :meth:`DDSolver.solve` for hands or cards of the wrong type.
     """
     h = _parse_hands(hands)
-    cards = [parse_card(c) if isinstance(c, str) else int(c) for c in discards]
+    cards = _cards(discards, "discards")
     if len(cards) != 4:
         raise ValueError(f"kleine miserie needs one discard per seat, got {len(cards)}")
     for seat, c in enumerate(cards):
         if not 0 <= c < 64 or not (int(h[seat]) >> c) & 1:
-            raise ValueError(f"seat {seat} does not hold its discard {c}")
+            name = card_name(c) if 0 <= c < 64 and (FULL_DECK >> c) & 1 else repr(c)
+            raise ValueError(f"seat {seat} does not hold its discard {name}")
         h[seat] &= ~(1 << c)
     if not is_whole(declarer, 0, 3):
         raise ValueError(f"declarer must be a seat 0..3, got {declarer!r}")
