@@ -100,14 +100,14 @@ def _cmd_advise(args: argparse.Namespace) -> None:
 
 
 def _print_advice(args: argparse.Namespace, adv: Advice) -> None:
-    partial = "PARTIAL: the run was stopped; the numbers are over the sampled deals finished"
+    partial = adv.partial_note()
     if args.format == "json":
         emit(args, json.dumps(adv.to_dict()))
         return
     if args.format == "csv":
-        emit(args, (f"# {partial}\n" if adv.partial else "") + adv.to_frame().to_csv(index=False).rstrip("\n"))
+        emit(args, (f"# {partial}\n" if partial else "") + adv.to_frame().to_csv(index=False).rstrip("\n"))
         return
-    lines = [partial] if adv.partial else []
+    lines = [partial] if partial else []
     trump = "none (8-card deal)"
     if adv.turned is not None:
         trump = f"{'SHDC'[adv.turned >> 4]} (turned {card_name(adv.turned)})"

@@ -130,9 +130,7 @@ def _romanian_result(adv) -> dict:
     best = data["recommendation"]
     return {
         "advice": finite(data),
-        "summary": (
-            "PARTIAL: the run was stopped; the numbers are over the sampled deals finished. " if data["partial"] else ""
-        )
+        "summary": (f"{note}. " if (note := adv.partial_note()) else "")
         + f"Bid {best['bid']}: expected score {best['expected_score']:+.2f} points "
         f"(the legal bid of highest expected score over {data['samples']:,} sampled deals).",
         "json": json.dumps(data),  # as `wiezen-sim romanian advise --format json`

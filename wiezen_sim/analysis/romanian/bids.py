@@ -135,6 +135,10 @@ class Advice:
     others: tuple[int, ...] = ()
     partial: bool = False
 
+    def partial_note(self) -> str:
+        """``PARTIAL: …`` for the result of a stopped run (:attr:`partial`), else empty."""
+        return "PARTIAL: the run was stopped; the numbers are over the sampled deals finished" if self.partial else ""
+
     def to_dict(self) -> dict:
         """JSON-ready dict (no NaN: a missing value, e.g. the interval of one sample, is None):
         hand (``None`` when not seen), visibility, others (forehead: the seen card of each
