@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import functools
 import io
 import json
 from collections.abc import Callable
@@ -46,7 +45,7 @@ from wiezen_sim.pbn import PbnGame, read_pbn, write_pbn
 from wiezen_sim.vocabulary import Objective, parse_objective, parse_trump
 
 if TYPE_CHECKING:
-    from wiezen_sim.solvers.dd import DDSolver, Replay
+    from wiezen_sim.solvers.dd import Replay
 
 __all__ = ["add", "run"]
 
@@ -232,21 +231,15 @@ class _Question:
 
     def __call__(self, position: tuple) -> object:
         """The answer for ``(hands, leader, trick)``: a table, a result, or the result after each card."""
+        from wiezen_sim.solvers.dd import process_solver
+
         hands, leader, trick = position
-        solver = _solver(self.tt_mb)
+        solver = process_solver(self.tt_mb)
         if self.kind == "table":
             return solver.table(hands, self.alone)
         if self.kind == "cards":
             return solver.card_values(hands, self.trump, leader, self.side, self.goal, self.k, trick=list(trick))
         return solver.solve(hands, self.trump, leader, self.side, self.goal, self.k, trick=list(trick))
-
-
-@functools.cache
-def _solver(tt_mb: float) -> DDSolver:
-    """This process's solver (a worker's lives as long as the worker; it starts each new deal afresh)."""
-    from wiezen_sim.solvers.dd import DDSolver
-
-    return DDSolver(tt_mb=tt_mb)
 
 
 def _answers(args: argparse.Namespace, question: _Question, positions: list[tuple],

@@ -24,6 +24,7 @@ Example::
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -48,6 +49,7 @@ __all__ = [
     "dd_table",
     "from_endplay",
     "parse_side",
+    "process_solver",
     "replay",
     "solve",
     "solve_batch",
@@ -575,14 +577,16 @@ class DDSolver:
         return out
 
 
-_default_solver: DDSolver | None = None
+@functools.cache
+def process_solver(tt_mb: float = DEFAULT_TT_MB) -> DDSolver:
+    """This process's solver with a table of ``tt_mb`` MB, made at the first call and kept (one per size): the
+    module's functions use the default size, and a worker process that answers many deals keeps its own
+    (``wiezen-sim solve --deals``). Its table is emptied for each new deal (:class:`DDSolver`).
 
-
-def _solver() -> DDSolver:
-    global _default_solver
-    if _default_solver is None:
-        _default_solver = DDSolver()
-    return _default_solver
+    Raises:
+        ValueError, TypeError: ``tt_mb`` as :class:`DDSolver` refuses it.
+    """
+    return DDSolver(tt_mb=tt_mb)
 
 
 def solve(
@@ -600,7 +604,7 @@ def solve(
     See :meth:`DDSolver.solve` for the arguments, result (tricks, or ``bool`` for exact)
     and errors (``ValueError``).
     """
-    return _solver().solve(hands, trump, leader, side, objective, k, trick, played)
+    return process_solver().solve(hands, trump, leader, side, objective, k, trick, played)
 
 
 def can_force(
@@ -614,7 +618,7 @@ def can_force(
     played: Iterable[int | str] = (),
 ) -> bool:
     """Target mode ("can the side force ≥ target?"); see :meth:`DDSolver.can_force`."""
-    return _solver().can_force(hands, trump, leader, side, target, objective, trick, played)
+    return process_solver().can_force(hands, trump, leader, side, target, objective, trick, played)
 
 
 def card_values(
@@ -628,12 +632,12 @@ def card_values(
     played: Iterable[int | str] = (),
 ) -> dict[int, int | bool]:
     """Per-card values for the player to move; see :meth:`DDSolver.card_values`."""
-    return _solver().card_values(hands, trump, leader, side, objective, k, trick, played)
+    return process_solver().card_values(hands, trump, leader, side, objective, k, trick, played)
 
 
 def dd_table(hands: Hands, alone: bool = False) -> np.ndarray:
     """20-result table (int64[5, 4], strains S H D C NT × declarer); see :meth:`DDSolver.table`."""
-    return _solver().table(hands, alone)
+    return process_solver().table(hands, alone)
 
 
 def solve_batch(
@@ -710,4 +714,4 @@ def solve_kleine_miserie(
         h[seat] &= ~(1 << c)
     if not is_whole(declarer, 0, 3):
         raise ValueError(f"declarer must be a seat 0..3, got {declarer!r}")
-    return int((solver or _solver()).solve(h, None, leader, 1 << int(declarer), Objective.MIN))
+    return int((solver or process_solver()).solve(h, None, leader, 1 << int(declarer), Objective.MIN))
