@@ -16,7 +16,7 @@ from scipy.stats import binomtest, chisquare
 from wiezen_sim import play_deal
 from wiezen_sim.analysis.advise.play import auction_behind, default_model
 from wiezen_sim.analysis.threshold import NEUTRAL, ThresholdBidder, misere_risk
-from wiezen_sim.cards import FULL_DECK, SUITS, card_count, card_suit, cards_of, parse_hand
+from wiezen_sim.cards import FULL_DECK, SUITS, card_count, card_rank, card_suit, cards_of, parse_hand, suit_holding
 from wiezen_sim.rules.auction import ACES_MASK, Bid, Declaration, apply, legal_bids, start_auction
 from wiezen_sim.rules.bots import playing_tricks, random_policy
 from wiezen_sim.rules.dealing import Deal, deal_packets, new_deck
@@ -60,6 +60,13 @@ def bot_auction(deal, model=BOT):
     return AuctionEvidence(tuple(turns), model), state
 
 
+def rule_discard(hand):
+    """The players' kleine-miserie discard, stated here on its own: the highest rank, the longest suit on a tie, then
+    the first suit in S H D C order."""
+    return max(cards_of(hand), key=lambda c: (card_rank(c), card_count(suit_holding(hand, card_suit(c))),
+                                              -card_suit(c)))  # fmt: skip
+
+
 def played_by(history):
     played = [0] * 4
     for leader, cards in history:
@@ -70,7 +77,8 @@ def played_by(history):
 
 def readings(world, info, history, evidence):
     """For each way to give the unseen discards back, which seats the observer cannot see bid otherwise than
-    the model (the scalar bot, one auction state at a time): a list of sets of seats."""
+    the model (the scalar bot, one auction state at a time): a list of sets of seats, None for a way in which
+    a seat did not discard its highest card (when the information set has the discard rule)."""
     played = played_by(history)
     others = [s for s in range(4) if s != info.seat]
     pooled = cards_of(world[4]) if len(world) > 4 else []
@@ -80,6 +88,9 @@ def readings(world, info, history, evidence):
         dealt = [world[s] | played[s] for s in range(4)]
         for s, c in zip(others, order, strict=False):
             dealt[s] |= 1 << c
+        if info.dealt and any(rule_discard(dealt[s]) != c for s, c in zip(others, order, strict=True)):
+            out.append(None)
+            continue
         heard = [(state, bid) for state, bid in evidence.turns if state.to_act in hidden]
         out.append(
             {
@@ -92,8 +103,9 @@ def readings(world, info, history, evidence):
 
 
 def agrees(world, info, history, evidence):
-    """The share of the ways to give the unseen discards back under which the model makes every hidden bid."""
-    ways = readings(world, info, history, evidence)
+    """The share of the ways to give the unseen discards back (by the discard rule) under which the model makes
+    every hidden bid."""
+    ways = [off for off in readings(world, info, history, evidence) if off is not None]
     return sum(not off for off in ways) / len(ways)
 
 
@@ -124,16 +136,19 @@ def heard_seats(info, evidence):
 
 def unread_seats(worlds, info, history, evidence):
     """The heard seats that bid off the model in every (world, discard owners) way: their bids are left unread."""
-    ways = [off for w in worlds for off in readings(w, info, history, evidence)]
+    ways = [off for w in worlds for off in readings(w, info, history, evidence) if off is not None]
     return {s for s in heard_seats(info, evidence) if all(s in off for off in ways)}
 
 
 def way_weights(world, info, history, evidence, unread, tremble=TREMBLE):
     """For each way to give the discards back: the product over the seats read of (1 - ε) + ε·rate for a seat
-    whose bids are the model's and ε·rate for one whose are not."""
+    whose bids are the model's and ε·rate for one whose are not; 0 for a way against the discard rule."""
     read = heard_seats(info, evidence) - unread
     out = []
     for off in readings(world, info, history, evidence):
+        if off is None:
+            out.append(0.0)
+            continue
         w = 1.0
         for s in read:
             e = tremble * scalar_rate(evidence, s)
@@ -152,6 +167,8 @@ def off_mass(worlds, info, history, evidence, posterior, unread):
     """The posterior mass of the (world, discard owners) pairs in which a hidden seat bids off the model."""
     mass = 0.0
     for w, p in zip(worlds, posterior, strict=True):
+        if p == 0:  # no way to give the discards back by the rule
+            continue
         ways = readings(w, info, history, evidence)
         weights = way_weights(w, info, history, evidence, unread)
         mass += p * sum(x for x, off in zip(weights, ways, strict=True) if off) / sum(weights)
@@ -180,7 +197,7 @@ def small_position(kleine):
         evidence, _ = bot_auction(deal)
         contract = "kleine_miserie" if kleine else "miserie"
         setup = setup_play([Declaration(contract, (1,))], deal, RULES)
-        discards = [max(cards_of(h)) for h in deal.hands] if kleine else None
+        discards = [rule_discard(h) for h in deal.hands] if kleine else None
         record = play_hand(setup, deal.hands, [random_policy(rng)] * 4,
                            None if discards is None else lambda s, h, d=discards: d[s])  # fmt: skip
         history = [(leader, cards) for leader, cards, _ in record.tricks[:11]]
@@ -188,7 +205,7 @@ def small_position(kleine):
         worlds = every_world(info)
         unread = unread_seats(worlds, info, history, evidence)
         weights = np.array([tremble_weight(w, info, history, evidence, unread) for w in worlds])
-        if len(set(weights.tolist())) > 1:
+        if len(set(weights.tolist())) > 1 and (info.dealt or not kleine):
             return info, history, evidence, worlds, weights / weights.sum(), unread
     raise AssertionError("no informative position")
 
@@ -231,6 +248,11 @@ def test_sampled_worlds_follow_the_exact_posterior(kleine):
     assert not fits([tuple(sample_world(info, rng)) for _ in range(n)], worlds, posterior)
     skewed = [min(tuple(rejection.draw()), tuple(rejection.draw())) for _ in range(n)]
     assert not fits(skewed, worlds, posterior)
+    if kleine:  # and the discards dealt at random among the unseen cards (the discard rule left out)
+        assert info.dealt and (posterior == 0).any()
+        free = PosteriorWorlds(dataclasses.replace(info, dealt=()), history, evidence, np.random.default_rng(4),
+                               enumerate_up_to=0)  # fmt: skip
+        assert not fits([tuple(free.draw()) for _ in range(n)], worlds, posterior)
 
 
 @settings(max_examples=25, deadline=None)
@@ -245,7 +267,7 @@ def test_no_sampled_world_contradicts_the_play_or_the_auction(seed, contract, lo
     evidence, _ = bot_auction(deal)
     declarer = int(rng.integers(4))
     setup = setup_play([Declaration(contract, (declarer,))], deal, RULES)
-    discards = [max(cards_of(h)) for h in deal.hands] if setup.n_tricks == 12 else None
+    discards = [rule_discard(h) for h in deal.hands] if setup.n_tricks == 12 else None
     record = play_hand(setup, deal.hands, [random_policy(rng)] * 4,
                        None if discards is None else lambda s, h: discards[s])  # fmt: skip
     moves = [(leader, cards) for leader, cards, _ in record.tricks]

@@ -3,13 +3,16 @@ never contradict what is known, and are uniform over the consistent deals counte
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.stats import chisquare
 
-from wiezen_sim.cards import cards_of, parse_card
+from wiezen_sim.cards import cards_of, parse_card, parse_hand
 from wiezen_sim.kernel import worlds as kw
 from wiezen_sim.kernel.playout import rng_new
 from wiezen_sim.kernel.trick import shown_voids
@@ -192,3 +195,61 @@ def test_bad_input_raises():
         kw.sample_worlds(rng_new(1), known, np.array([0, 1, 1]), np.int64(cards("AS KS")),
                          np.array([0, 1, 0], dtype=np.int64), 1)  # fmt: skip
     assert kw.count_worlds(np.array([0, 1, 1]), np.int64(cards("AS KS")), np.array([0, 1, 0], dtype=np.int64)) == 0
+
+
+def rule_discard(hand: int) -> int:
+    """The players' kleine-miserie discard stated here on its own: highest rank, longest suit, first suit."""
+    return max(cards_of(hand), key=lambda c: (c & 15, bin((hand >> (16 * (c >> 4))) & 0x7FFC).count("1"), -(c >> 4)))
+
+
+@given(st.integers(1, 2**52 - 1))
+@settings(max_examples=300, deadline=None)
+def test_highest_card_is_the_discard_rule(bits):
+    hand = sum(1 << (16 * (i // 13) + 2 + i % 13) for i in range(52) if bits >> i & 1)
+    assert kw.highest_card(np.int64(hand)) == rule_discard(hand)
+
+
+def discard_worlds_by_brute_force(need, unseen, voids, kept, only):
+    """Every (hands, discards) of the three hidden seats in which each seat's discard is its highest card: each
+    unseen card tried as every seat's discard or hand card."""
+    out = []
+    for where in itertools.product(range(6), repeat=len(cards_of(unseen))):
+        hands, discards, ok = [0, 0, 0], [[], [], []], True
+        for card, w in zip(cards_of(unseen), where, strict=True):
+            seat = w % 3
+            ok &= not any(only[t] >> card & 1 for t in range(3) if t != seat)
+            if w < 3:
+                discards[seat].append(card)
+            else:
+                ok &= not voids[seat] >> (card >> 4) & 1
+                hands[seat] |= 1 << card
+        if not ok or any(len(d) != 1 for d in discards) or [bin(h).count("1") for h in hands] != need:
+            continue
+        if all(rule_discard(kept[s] | hands[s] | 1 << discards[s][0]) == discards[s][0] for s in range(3)):
+            out.append((tuple(hands), tuple(d[0] for d in discards)))
+    return out
+
+
+DISCARD_CASES = [  # need, unseen, voids, kept (played), only (the dealer's turned card)
+    ([1, 1, 1], "S:AK H:AK D:A2", [0, 0, 0], ["", "", ""], ["", "", ""]),
+    ([2, 1, 1], "S:AK2 H:AQ3 D:K", [0, 0b0010, 0], ["S:3", "", "H:K"], ["", "", ""]),
+    ([1, 2, 1], "S:AK2 H:AQ3 D:K", [0, 0, 0], ["", "C:A", ""], ["", "S:2", ""]),
+    ([2, 1, 1], "S:KQ3 H:AJ D:K C:2", [0b1000, 0, 0b0001], ["H:T", "S:Q", "D:9"], ["", "", "C:2"]),
+]
+
+
+@pytest.mark.parametrize("case", range(len(DISCARD_CASES)))
+def test_kleine_miserie_worlds_are_uniform_under_the_discard_rule(case):
+    need, unseen, voids, kept, only = DISCARD_CASES[case]
+    unseen_mask = parse_hand(unseen)
+    kept_masks = [parse_hand(k) if k else 0 for k in kept]
+    only_masks = [parse_hand(o) if o else 0 for o in only]
+    worlds = discard_worlds_by_brute_force(need, unseen_mask, voids, kept_masks, only_masks)
+    args = (np.array(need), np.int64(unseen_mask), np.array(voids, dtype=np.int64),
+            np.array(kept_masks, dtype=np.int64), np.array(only_masks, dtype=np.int64))  # fmt: skip
+    ways, moves = kw.discard_table(*args)
+    assert len(worlds) > 5 and ways[0, 0, 0, 0, 0] >= len(worlds)  # ties of rank counted, then rejected
+    hands, discards = kw.sample_discard_worlds(rng_new(case), args[0], args[1], args[3], ways, moves, 60 * len(worlds))
+    draws = Counter(zip(map(tuple, hands.tolist()), map(tuple, discards.tolist()), strict=True))
+    assert set(draws) <= set(worlds)
+    assert chisquare([draws[w] for w in worlds]).pvalue > 0.001

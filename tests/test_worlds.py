@@ -8,12 +8,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import chisquare
 
-from wiezen_sim.cards import card_count, cards_of, parse_hand
+from wiezen_sim.cards import card_count, card_rank, cards_of, parse_hand, suit_holding
 from wiezen_sim.rules.auction import Declaration
 from wiezen_sim.rules.bots import random_policy
 from wiezen_sim.rules.dealing import deal_packets, new_deck
 from wiezen_sim.rules.play import play_hand, setup_play
 from wiezen_sim.rules.ruleset import get_rules
+from wiezen_sim.solvers.players import highest_discard
 from wiezen_sim.solvers.worlds import InfoSet, count_worlds, enumerate_worlds, observe, sample_world
 
 
@@ -77,8 +78,8 @@ def test_sampled_worlds_never_contradict_the_information_set(seed, contract):
     declarer = int(rng.integers(4))
     seats = (declarer, (declarer + 2) % 4) if contract == "vraag" else (declarer,)
     setup = setup_play([Declaration(contract, seats)], deal, get_rules())
-    discards = [max(cards_of(h)) for h in deal.hands]
-    record = play_hand(setup, deal.hands, [random_policy(rng)] * 4, discard=lambda s, h: max(cards_of(h)))
+    discards = [highest_discard(h) for h in deal.hands]
+    record = play_hand(setup, deal.hands, [random_policy(rng)] * 4, discard=lambda s, h: highest_discard(h))
     moves = [(leader, cards) for leader, cards, _ in record.tricks]
     cut = int(rng.integers(0, 4 * len(moves)))
     history = [(leader, cards[: max(0, min(4, cut - 4 * i))]) for i, (leader, cards) in enumerate(moves)]
@@ -96,8 +97,24 @@ def test_sampled_worlds_never_contradict_the_information_set(seed, contract):
         truth = [truth[s] & ~(1 << kleine[s]) for s in range(4)]
         truth.append(sum(1 << kleine[s] for s in range(4) if s != seat))
     assert info.consistent(truth)  # the real deal is one of the worlds
+    assert bool(info.dealt) == (kleine is not None)  # every seat discarded its highest card: the rule is kept
     for _ in range(5):
         world = sample_world(info, rng)
         assert info.consistent(world)
         assert world[seat] == truth[seat]
         assert sum(card_count(h) for h in world) == sum(card_count(h) for h in truth)
+        if kleine is not None:  # some way to give the unseen discards back has each seat discarding its highest
+            assert any(by_rule(world, info, history, order) for order in itertools.permutations(cards_of(world[4])))
+
+
+def by_rule(world, info, history, order):
+    """Whether, with the unseen discards given to the other seats in seat order as ``order``, each discarded the
+    highest card of its dealt hand (held, played, discarded), the rule stated here on its own."""
+    others = [s for s in range(4) if s != info.seat]
+    for s, card in zip(others, order, strict=True):
+        dealt = world[s] | 1 << card | sum(1 << c for leader, cards in history for i, c in enumerate(cards)
+                                           if (leader + i) % 4 == s)  # fmt: skip
+        rule = max(cards_of(dealt), key=lambda c: (card_rank(c), card_count(suit_holding(dealt, c >> 4)), -(c >> 4)))
+        if rule != card:
+            return False
+    return True

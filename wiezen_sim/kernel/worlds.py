@@ -288,3 +288,252 @@ def sample_worlds(state, known, need, unseen, voids, n_worlds):
     for w in range(n_worlds):
         _deal_by_table(state, need, unseen, voids, free, table, out[w])
     return out
+
+
+# Kleine miserie: the three hidden seats each discarded their highest card (``highest_card``) face
+# down. Worlds are drawn exactly under that rule: the seats' hands and discards are counted by
+# dynamic programming over the ranks from the aces down, the state being which seats' discards
+# are placed and how many hidden cards each seat's hand has received; a card goes to a seat's hand
+# only once its discard is placed (a discard outranks the hand it leaves). Ties of rank are let
+# through by the count and settled by rejection: a drawn world is kept if each seat's discard is
+# the one ``highest_card`` picks from its whole dealt hand (the longest suit on a tie), so the
+# worlds kept are uniform over the consistent ones.
+_HIDDEN = 3  # the hidden seats of a kleine-miserie world: the three other than the observer
+_OPTIONS = 2 * _HIDDEN  # per card: the discard of hidden seat 0..2, or a card of the hand of seat 0..2
+_RANKS = 13
+_TRIES = 10_000  # rejection draws per world before giving up (an empty or near-empty set of worlds)
+
+
+@njit(cache=True)
+def highest_card(hand):
+    """The players' kleine-miserie discard (RULES.md 1.3 lets each player choose): the highest-ranked
+    card of a non-empty ``hand``, the longest suit first on a tie, then the lowest suit (S H D C)."""
+    for rank in range(14, 1, -1):
+        best, best_len = -1, -1
+        for s in range(4):
+            if (hand >> (16 * s + rank)) & 1:
+                length = popcount((hand >> (16 * s)) & LANE)
+                if length > best_len:
+                    best, best_len = 16 * s + rank, length
+        if best >= 0:
+            return best
+    return -1
+
+
+@njit(cache=True)
+def highest_cards(hands):
+    """:func:`highest_card` of each of ``hands`` (``int64[n]``): ``int64[n]``."""
+    out = np.empty(hands.shape[0], dtype=np.int64)
+    for i in range(hands.shape[0]):
+        out[i] = highest_card(hands[i])
+    return out
+
+
+@njit(cache=True)
+def _rank_cards(unseen, rank, cards):
+    """The ``unseen`` cards of ``rank`` into ``cards`` (suit order); returns how many."""
+    k = 0
+    for s in range(4):
+        if (unseen >> (16 * s + rank)) & 1:
+            cards[k] = 16 * s + rank
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def _assign(cards, k, code, placed, floor, voids, only, rank, d, choice):
+    """Decode ``code`` (base 6, one digit per card of a rank group) into where each card goes: the discard
+    of hidden seat ``o`` (digit ``o`` < 3) or its hand (digit ``3 + o``), into ``choice``, and count the
+    cards each hand receives into ``d``. Returns the placed-discards mask after the group, or -1 when the
+    code breaks a rule (a discard placed twice or below the seat's ``floor`` rank, a hand card before its
+    seat's discard or in a suit the seat showed void, a card known to be another seat's)."""
+    new = 0
+    for s in range(_HIDDEN):
+        d[s] = 0
+    for i in range(k):
+        o = code % _OPTIONS
+        code //= _OPTIONS
+        choice[i] = o
+        seat = o % _HIDDEN
+        if only[i] >= 0 and only[i] != seat:
+            return -1
+        if o < _HIDDEN:
+            if (placed | new) >> seat & 1 or rank < floor[seat]:
+                return -1
+            new |= 1 << seat
+    for i in range(k):
+        o = choice[i]
+        if o >= _HIDDEN:
+            seat = o - _HIDDEN
+            if voids[seat] >> (cards[i] >> 4) & 1:
+                return -1
+            d[seat] += 1
+    for i in range(k):
+        if choice[i] >= _HIDDEN and not ((placed | new) >> (choice[i] - _HIDDEN)) & 1:
+            return -1
+    return placed | new
+
+
+@njit(cache=True)
+def _only_seats(cards, k, only, out):
+    """For each card of a group: the hidden seat it must be dealt to (``only`` masks), or -1."""
+    for i in range(k):
+        out[i] = -1
+        for s in range(_HIDDEN):
+            if (only[s] >> cards[i]) & 1:
+                out[i] = s
+
+
+@njit(cache=True)
+def _group_moves(unseen, voids, kept, only):
+    """Every way to deal each rank group (aces first) given the discards already placed, grouped into
+    classes of the same effect (the placed mask after it, the cards each hand receives).
+
+    Returns ``(codes, n_classes, after, gain, start, length)``: per level and placed mask (``[13, 8]``)
+    the rule-abiding codes of :func:`_assign` sorted by class (``codes[level, placed, :]``), and per
+    class its placed mask after, its hand cards per seat (``gain[..., c, 3]``) and its codes' span."""
+    floor = np.zeros(_HIDDEN, dtype=np.int64)
+    for s in range(_HIDDEN):
+        if kept[s]:
+            floor[s] = highest_card(kept[s]) & 15
+    most = _OPTIONS**4
+    codes = np.zeros((_RANKS, 8, most), dtype=np.int64)
+    n_classes = np.zeros((_RANKS, 8), dtype=np.int64)
+    after = np.zeros((_RANKS, 8, most), dtype=np.int64)
+    gain = np.zeros((_RANKS, 8, most, _HIDDEN), dtype=np.int64)
+    start = np.zeros((_RANKS, 8, most), dtype=np.int64)
+    length = np.zeros((_RANKS, 8, most), dtype=np.int64)
+    cards = np.empty(4, dtype=np.int64)
+    owner = np.empty(4, dtype=np.int64)
+    choice = np.empty(4, dtype=np.int64)
+    d = np.empty(_HIDDEN, dtype=np.int64)
+    key = np.empty(most, dtype=np.int64)
+    for level in range(_RANKS):
+        rank = 14 - level
+        k = _rank_cards(unseen, rank, cards)
+        _only_seats(cards, k, only, owner)
+        for placed in range(8):
+            n = 0
+            for code in range(_OPTIONS**k):
+                a = _assign(cards, k, code, placed, floor, voids, owner, rank, d, choice)
+                if a < 0:
+                    continue
+                codes[level, placed, n] = code
+                key[n] = ((a * 5 + d[0]) * 5 + d[1]) * 5 + d[2]
+                n += 1
+            order = np.argsort(key[:n], kind="mergesort")
+            sorted_codes = codes[level, placed, :n][order].copy()
+            codes[level, placed, :n] = sorted_codes
+            c = -1
+            for j in range(n):
+                if j == 0 or key[order[j]] != key[order[j - 1]]:
+                    c += 1
+                    kk = key[order[j]]
+                    gain[level, placed, c, 2] = kk % 5
+                    gain[level, placed, c, 1] = kk // 5 % 5
+                    gain[level, placed, c, 0] = kk // 25 % 5
+                    after[level, placed, c] = kk // 125
+                    start[level, placed, c] = j
+                length[level, placed, c] += 1
+            n_classes[level, placed] = c + 1
+    return codes, n_classes, after, gain, start, length
+
+
+@njit(cache=True)
+def discard_table(need, unseen, voids, kept, only):
+    """The counting table of kleine-miserie worlds (see above), ``float64[14, 8, n0+1, n1+1, n2+1]``:
+    ``[L, placed, r0, r1, r2]`` = ways to deal the unseen cards of ranks ``14 − L`` and below when the
+    discards of the seats in ``placed`` are dealt and each hand has its ``r`` cards; and the moves of
+    :func:`_group_moves`.
+
+    Args (per hidden seat, ``int64[3]``): need: hidden cards its hand holds now; voids: suits it showed
+    void in (its hand, not its discard); kept: the cards known to have been dealt to it and no longer
+    held (played); only: unseen cards known to be dealt to it (the dealer's turned card)."""
+    if need[0] + need[1] + need[2] + _HIDDEN != popcount(unseen):
+        raise ValueError("the hands' needs and the three discards do not add up to the hidden cards")
+    moves = _group_moves(unseen, voids, kept, only)
+    _, n_classes, after, gain, _, length = moves
+    ways = np.zeros((_RANKS + 1, 8, need[0] + 1, need[1] + 1, need[2] + 1), dtype=np.float64)
+    ways[_RANKS, 7, need[0], need[1], need[2]] = 1.0
+    cards = np.empty(4, dtype=np.int64)
+    processed = np.zeros(_RANKS + 1, dtype=np.int64)
+    for level in range(_RANKS):
+        processed[level + 1] = processed[level] + _rank_cards(unseen, 14 - level, cards)
+    for level in range(_RANKS - 1, -1, -1):
+        for placed in range(8):
+            held = processed[level] - popcount(placed)
+            if held < 0:
+                continue
+            for c in range(n_classes[level, placed]):
+                a, g, mult = after[level, placed, c], gain[level, placed, c], float(length[level, placed, c])
+                for r0 in range(min(need[0] - g[0], held) + 1):
+                    for r1 in range(min(need[1] - g[1], held - r0) + 1):
+                        r2 = held - r0 - r1
+                        if r2 < 0 or r2 + g[2] > need[2]:
+                            continue
+                        ways[level, placed, r0, r1, r2] += mult * ways[level + 1, a, r0 + g[0], r1 + g[1], r2 + g[2]]
+    return ways, moves
+
+
+@njit(cache=True)
+def sample_discard_worlds(state, need, unseen, kept, ways, moves, n_worlds):
+    """``n_worlds`` kleine-miserie worlds drawn uniformly from those in which each hidden seat discarded
+    its :func:`highest_card` (``ways, moves`` = :func:`discard_table` of the same arguments).
+
+    Returns:
+        ``(hands, discards)``: ``int64[n_worlds, 3]`` the hidden cards of each hidden seat's hand, and
+        ``int64[n_worlds, 3]`` the card each discarded.
+
+    Raises:
+        ValueError: no world is consistent (or none kept in ``_TRIES`` draws per world).
+    """
+    codes, n_classes, after, gain, start, length = moves
+    if ways[0, 0, 0, 0, 0] == 0.0:
+        raise ValueError("no deal of the hidden cards has every seat discarding its highest card")
+    hands = np.zeros((n_worlds, _HIDDEN), dtype=np.int64)
+    discards = np.zeros((n_worlds, _HIDDEN), dtype=np.int64)
+    cards = np.empty(4, dtype=np.int64)
+    r = np.empty(_HIDDEN, dtype=np.int64)
+    for w in range(n_worlds):
+        tries = 0
+        ok = False
+        while not ok:
+            tries += 1
+            if tries > _TRIES:
+                raise ValueError("no deal of the hidden cards kept with every seat discarding its highest card")
+            placed = 0
+            for s in range(_HIDDEN):
+                r[s] = 0
+                hands[w, s] = 0
+            for level in range(_RANKS):
+                k = _rank_cards(unseen, 14 - level, cards)
+                x = (rng_next(state) >> np.uint64(11)) * _UNIT * ways[level, placed, r[0], r[1], r[2]]
+                total = 0.0
+                pick = -1
+                for c in range(n_classes[level, placed]):
+                    g = gain[level, placed, c]
+                    if r[0] + g[0] > need[0] or r[1] + g[1] > need[1] or r[2] + g[2] > need[2]:
+                        continue
+                    weight = length[level, placed, c] * ways[level + 1, after[level, placed, c],
+                                                               r[0] + g[0], r[1] + g[1], r[2] + g[2]]  # fmt: skip
+                    if weight == 0.0:
+                        continue
+                    pick = c
+                    total += weight
+                    if total > x:
+                        break
+                code = codes[level, placed, start[level, placed, pick] + rng_below(state, length[level, placed, pick])]
+                for i in range(k):
+                    o = code % _OPTIONS
+                    code //= _OPTIONS
+                    if o < _HIDDEN:
+                        discards[w, o] = cards[i]
+                    else:
+                        hands[w, o - _HIDDEN] |= 1 << cards[i]
+                for s in range(_HIDDEN):
+                    r[s] += gain[level, placed, pick, s]
+                placed = after[level, placed, pick]
+            ok = True
+            for s in range(_HIDDEN):
+                ok = ok and highest_card(kept[s] | hands[w, s] | (1 << discards[w, s])) == discards[w, s]
+    return hands, discards

@@ -80,6 +80,7 @@ import numpy as np
 
 from wiezen_sim.cards import FULL_DECK, card_count, card_rank, card_suit, cards_of, suit_holding
 from wiezen_sim.defaults import DEFAULT_WORLDS, MAX_WORLDS
+from wiezen_sim.kernel.worlds import highest_card
 from wiezen_sim.rules.auction import Declaration
 from wiezen_sim.rules.contracts import contract_spec
 from wiezen_sim.rules.dealing import Deal
@@ -540,7 +541,9 @@ class PimcPlayer(Player):
         decisions: decisions made by sampling; worlds_dropped: worlds left out of them
             (a question past the solver's node limit); auction_contradicted: decisions in which
             every world drawn has a seat bidding off the model or a seat's bids are left unread
-            (module docstring).
+            (module docstring); discard_rule_dropped: kleine-miserie decisions in which the play
+            left no deal with every other seat discarding its highest card, so the discards were
+            dealt at random (``solvers.worlds``).
     """
 
     name = "pimc"
@@ -556,6 +559,7 @@ class PimcPlayer(Player):
         self.decisions = 0
         self.worlds_dropped = 0
         self.auction_contradicted = 0
+        self.discard_rule_dropped = 0
         self.rng = rng or np.random.default_rng(0)
         self.deal: Deal | None = None
         self.discards: list[int] | None = None
@@ -579,6 +583,7 @@ class PimcPlayer(Player):
             history.append((view.leader, list(view.trick)))
         info = observe(view.seat, self.deal.hands, history, self.deal.dealer, self.deal.turned, tuple(view.exposed),
                        self.discards)  # fmt: skip
+        self.discard_rule_dropped += self.discards is not None and not info.dealt
         trump, target = _trump_and_target(view)
         solver = self.solver or _solver()
         hits = solver.limit_hits
@@ -628,8 +633,10 @@ def make_player(spec: str | Player, rng: np.random.Generator) -> Player:
 
 
 def highest_discard(hand: int) -> int:
-    """Kleine-miserie discard rule: the highest card, the longest suit first on a tie (RULES.md 1.3)."""
-    return max(cards_of(hand), key=lambda c: (card_rank(c), card_count(suit_holding(hand, card_suit(c)))))
+    """Kleine-miserie discard rule: the highest card, the longest suit first on a tie, then the lowest suit
+    (RULES.md 1.3 leaves the choice to the player; ``kernel.worlds.highest_card``, which the world sampler
+    assumes every other seat follows)."""
+    return int(highest_card(hand))
 
 
 def decided(record_tricks: Sequence[tuple[int, list[int], int]], side: Sequence[int], goal: Objective, target: int,

@@ -9,6 +9,17 @@ others' kleine-miserie discards).
 it, with the exact sampler both games share (``wiezen_sim.kernel.worlds``: the consistent
 deals are counted exactly by dynamic programming, no rejection).
 
+Kleine miserie. Every player of this package discards its highest card
+(``kernel.worlds.highest_card``: the highest rank, the longest suit on a tie), and every
+seat knows it: a discard outranks every card its seat was dealt. :func:`observe` then
+records the cards known to have been dealt to each seat (``InfoSet.dealt``: the cards it
+played, and the dealer's turned card), and the worlds are drawn uniformly from the deals
+in which each hidden seat's discard is its highest card (``kernel.worlds.discard_table``:
+an exact count over the ranks, ties of rank settled by rejection). Where the play leaves
+no such deal (a seat discarded otherwise), :func:`observe` leaves the rule out: the
+discards are then dealt at random among the unseen cards, and :attr:`InfoSet.dealt` is
+empty (the sampling player counts those decisions).
+
 Reading the auction (issue 19). Every bid a seat chose is evidence about its hand under a
 bidding model (:class:`AuctionModel`, pluggable; the advisor passes the threshold bot of
 ``wiezen_sim.analysis.threshold``, which lives above this layer). :class:`PosteriorWorlds`
@@ -100,6 +111,10 @@ class InfoSet:
         counts: cards each seat holds now.
         voids: per seat a 4-bit mask of suits it cannot hold (shown void).
         unseen: the cards the observer has not seen (to be dealt to the others).
+        dealt: kleine miserie, every seat discarding its highest card (module docstring): per
+            seat, the cards known to have been dealt to it that it does not hold now (played),
+            and the dealer's turned card while unseen (held or discarded); empty: no such rule
+            (the unseen discards go to the fifth place at random).
     """
 
     seat: int
@@ -107,6 +122,7 @@ class InfoSet:
     counts: tuple[int, ...]
     voids: tuple[int, ...]
     unseen: int
+    dealt: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         n = len(self.counts)
@@ -117,6 +133,8 @@ class InfoSet:
             raise ValueError(f"inconsistent information set: needs {need} for {card_count(self.unseen)} unseen cards")
         if need[self.seat] != 0:
             raise ValueError("the observer's own hand must be fully known")
+        if self.dealt and (n != SEATS + 1 or len(self.dealt) != SEATS):
+            raise ValueError("the discard rule needs 4 seats and the unseen discards, and the cards dealt to each seat")
         for s in range(n):
             for suit in range(4):
                 if self.voids[s] >> suit & 1 and suit_holding(self.hands_known[s], suit):
@@ -145,7 +163,8 @@ def _places(info: InfoSet) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def count_worlds(info: InfoSet) -> float:
-    """Number of deals consistent with the information set (float: exact below 2**53)."""
+    """Number of deals consistent with the information set (float: exact below 2**53; kleine miserie:
+    the unseen discards as one place, before the discard rule)."""
     _, need, voids = _places(info)
     return float(_kw.count_worlds(need, np.int64(info.unseen), voids))
 
@@ -159,9 +178,7 @@ def sample_world(info: InfoSet, rng: np.random.Generator) -> list[int]:
     Raises:
         ValueError: no consistent deal exists.
     """
-    known, need, voids = _places(info)
-    state = rng_new(int(rng.integers(2**63)))
-    return [int(h) for h in _kw.sample_worlds(state, known, need, np.int64(info.unseen), voids, 1)[0]]
+    return [int(h) for h in sample_worlds(info, 1, rng)[0]]
 
 
 def sample_worlds(info: InfoSet, n: int, rng: np.random.Generator) -> np.ndarray:
@@ -173,8 +190,35 @@ def sample_worlds(info: InfoSet, n: int, rng: np.random.Generator) -> np.ndarray
     Raises:
         ValueError: no consistent deal exists.
     """
+    if info.dealt:
+        return _rule_worlds(info, n, rng)[0]
     known, need, voids = _places(info)
     return _kw.sample_worlds(rng_new(int(rng.integers(2**63))), known, need, np.int64(info.unseen), voids, n)
+
+
+@functools.lru_cache(maxsize=16)
+def _discard_tables(info: InfoSet) -> tuple[list[int], np.ndarray, np.ndarray, np.ndarray, tuple]:
+    """Kleine miserie under the discard rule: the hidden seats (seat order), their needs and known dealt
+    cards (``int64[3]``), and ``kernel.worlds.discard_table`` (kept for the worlds of one decision)."""
+    hidden = [s for s in range(SEATS) if s != info.seat]
+    need = np.array([info.counts[s] - card_count(info.hands_known[s]) for s in hidden], dtype=np.int64)
+    voids = np.array([info.voids[s] for s in hidden], dtype=np.int64)
+    kept = np.array([info.dealt[s] & ~info.unseen | info.hands_known[s] for s in hidden], dtype=np.int64)
+    only = np.array([info.dealt[s] & info.unseen for s in hidden], dtype=np.int64)
+    ways, moves = _kw.discard_table(need, np.int64(info.unseen), voids, kept, only)
+    return hidden, need, kept, ways, moves
+
+
+def _rule_worlds(info: InfoSet, n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Kleine miserie under the discard rule: ``n`` worlds (``int64[n, 5]``) and, per world, the hidden seat
+    (0..2 in seat order) that discarded the ``j``-th lowest unseen discard (``int64[n, 3]``)."""
+    hidden, need, kept, ways, moves = _discard_tables(info)
+    state = rng_new(int(rng.integers(2**63)))
+    hands, discards = _kw.sample_discard_worlds(state, need, np.int64(info.unseen), kept, ways, moves, n)
+    worlds = np.tile(np.array(info.hands_known, dtype=np.int64), (n, 1))
+    worlds[:, hidden] |= hands
+    worlds[:, SEATS] = np.bitwise_or.reduce(np.left_shift(np.int64(1), discards), axis=1)
+    return worlds, np.argsort(discards, axis=1)
 
 
 def enumerate_worlds(info: InfoSet) -> np.ndarray:
@@ -332,11 +376,13 @@ class PosteriorWorlds:
             self._pilot()
             return
         self.worlds = enumerate_worlds(info)
-        orders = list(itertools.permutations(range(self.n_discards)))
-        made = [self._made(self.worlds, self._owners(len(self.worlds), order)) for order in orders]
-        self.unread |= {s for s in self.turns if not any(m[s].any() for m in made)}
         n = len(self.worlds)
-        weight = np.stack([self._weight(m, n) for m in made], axis=1)  # per (world, discard order)
+        orders = list(itertools.permutations(range(self.n_discards)))
+        owners = [np.tile(np.array(order, dtype=np.int64), (n, 1)) for order in orders]
+        rule = [self._follows_rule(self.worlds, order) for order in orders]
+        made = [{s: p * ok for s, p in self._made(self.worlds, o).items()} for o, ok in zip(owners, rule, strict=True)]
+        self.unread |= {s for s in self.turns if not any(m[s].any() for m in made)}
+        weight = np.stack([self._weight(m, n) * ok for m, ok in zip(made, rule, strict=True)], axis=1)
         self.on = np.stack([self._on(m, n) for m in made], axis=1)
         self.joint = weight.ravel() / weight.sum()
         self.p = weight.sum(axis=1) / weight.sum()
@@ -348,17 +394,33 @@ class PosteriorWorlds:
         tried, n = 0, _FIRST_BATCH
         while tried < PILOT and (left := set(self.turns) - self.unread - found):
             n = min(n, PILOT - tried)
-            dealt = self._dealt(sample_worlds(self.info, n, self.rng), self._owners(n, None))
+            dealt = self._dealt(*self._sample(n))
             found |= {s for s in left if self._seat_made(dealt[:, s], s).any()}
             tried, n = tried + n, 4 * n
         self.unread |= set(self.turns) - found
 
-    def _owners(self, n: int, order: tuple[int, ...] | None) -> np.ndarray:
-        """``int64[n, discards]``: which of the other seats (in seat order) discarded the ``j``-th lowest unseen
-        discard, the same ``order`` for every world (None: at random)."""
-        if order is None:
-            return np.argsort(self.rng.random((n, self.n_discards)), axis=1)
-        return np.tile(np.array(order, dtype=np.int64), (n, 1))
+    def _sample(self, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """``n`` worlds of the information set and which of the other seats (in seat order) discarded the
+        ``j``-th lowest unseen discard in each (``int64[n, discards]``; at random without the discard rule)."""
+        if self.info.dealt:
+            return _rule_worlds(self.info, n, self.rng)
+        return sample_worlds(self.info, n, self.rng), np.argsort(self.rng.random((n, self.n_discards)), axis=1)
+
+    def _follows_rule(self, worlds: np.ndarray, order: tuple[int, ...]) -> np.ndarray:
+        """``bool[n]``: whether, with the unseen discards given back in ``order`` (the other seats, in seat
+        order, of the discards from the lowest), every hidden seat discarded its highest card (True
+        everywhere without the discard rule)."""
+        ok = np.ones(len(worlds), dtype=bool)
+        if not self.info.dealt:
+            return ok
+        dealt = self._dealt(worlds, np.tile(np.array(order, dtype=np.int64), (len(worlds), 1)))
+        rest = worlds[:, SEATS].copy()
+        for j in order:
+            low = rest & -rest
+            rest ^= low
+            seat = int(self.owners[j])
+            ok &= np.left_shift(np.int64(1), _kw.highest_cards(dealt[:, seat])) == low
+        return ok
 
     def _dealt(self, worlds: np.ndarray, owners: np.ndarray) -> np.ndarray:
         """``int64[n, SEATS]``: each seat's dealt hand in each world (its cards, the cards it played, and under
@@ -408,8 +470,8 @@ class PosteriorWorlds:
         """Rejection: ``n`` candidates drawn, the kept ones with whether they are on the model. A candidate is
         kept with probability its weight, as one test per read seat (the product), the seats with the rarest
         bids first, so that the other seats' bids are read only in the candidates still kept."""
-        worlds = sample_worlds(self.info, n, self.rng)
-        dealt = self._dealt(worlds, self._owners(n, None))
+        worlds, owners = self._sample(n)
+        dealt = self._dealt(worlds, owners)
         keep, on = np.arange(n), np.ones(n, dtype=bool)  # on: aligned with keep
         for seat in sorted(set(self.turns) - self.unread, key=lambda s: self.rate[s]):
             made = self._seat_made(dealt[keep, seat], seat)
@@ -453,7 +515,8 @@ def observe(
             (not with discards: the dealer may have discarded it face down).
         exposed: seats whose hands lie face up now (open miserie after the first trick).
         discards: kleine miserie: each seat's face-down discard; the observer knows only
-            its own, the others' go to the fifth pseudo-seat.
+            its own, the others' go to the fifth pseudo-seat, with the discard rule (module
+            docstring) unless the play leaves no deal under it.
 
     Raises:
         ValueError: a card played by a seat that did not hold it.
@@ -481,5 +544,12 @@ def observe(
     unseen = ((1 << 64) - 1) & sum(start_hands) & ~seen
     if discards is None:
         return InfoSet(seat, tuple(known), tuple(counts), tuple(voids), unseen)
-    out = sum(1 for s in range(SEATS) if s != seat)
-    return InfoSet(seat, (*known, 0), (*counts, out), (*voids, 0), unseen)
+    dealt = list(played)
+    if turned is not None and dealer is not None:
+        dealt[dealer] |= 1 << turned
+    info = InfoSet(seat, (*known, 0), (*counts, SEATS - 1), (*voids, 0), unseen, tuple(dealt))
+    try:  # a world under the discard rule exists (one drawn with a generator of its own)
+        _rule_worlds(info, 1, np.random.default_rng(0))
+    except ValueError:
+        return InfoSet(seat, (*known, 0), (*counts, SEATS - 1), (*voids, 0), unseen)
+    return info
