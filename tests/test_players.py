@@ -73,6 +73,21 @@ def test_pimc_play_legal_and_reproducible():
     assert_legal(k, list(d.hands), 12)
 
 
+def test_pimc_kleine_miserie_reads_the_discard_rule_and_counts_where_the_play_breaks_it():
+    """Every seat discards its highest card: the rule always fits what a player sees. A seat that discards its
+    lowest card and then plays its ace breaks it; the other players then deal the discards at random, counted."""
+    d = deal(11)
+    by_rule = [players.PimcPlayer(2, np.random.default_rng(s)) for s in range(4)]
+    play_deal(d, "kleine_miserie", by_rule, seed=5, declarer=1)
+    assert sum(p.decisions for p in by_rule) > 0 and all(p.discard_rule_dropped == 0 for p in by_rule)
+    lowest = [min(cards_of(h), key=lambda c: c & 15) for h in d.hands]
+    assert all(max(cards_of(h), key=lambda c: c & 15) & 15 == 14 for h in d.hands[:1])  # seat 0 keeps an ace
+    off_rule = [players.PimcPlayer(2, np.random.default_rng(s)) for s in range(4)]
+    record = play_deal(d, "kleine_miserie", off_rule, seed=5, declarer=1, discards=lowest)
+    assert_legal(record, list(d.hands), 12)
+    assert sum(p.discard_rule_dropped for p in off_rule) > 0
+
+
 def random_ending(rng, cards_per_hand):
     """Four hands of ``cards_per_hand`` cards, a leader and 0-3 legal cards of the trick in progress."""
     deck = [int(c) for c in rng.permutation(cards_of(parse_hand("S:AKQJT98765432 H:AKQJT98765432 D:AKQJT98765432")))]
