@@ -50,7 +50,7 @@ def test_solo_candidates_turn_their_long_suit():
 # (misere_low/0's second deal, dealt after the seats before the dealer pass, holds a miserie question of 137 CPU s)
 @pytest.mark.parametrize("name", ["troel_3_aces/0", "random_third/0", "misere_low/1"])
 def test_timed_table_asks_what_advise_asks_and_every_question_is_classified(compiled_kernels, suite, name):
-    sample_deal, ask_table, tt_mb, _, deal_seeds = advise_internals()
+    sample_deal, ask_table, ask_bids, tt_mb, _, deal_seeds = advise_internals()
     pos = next(p for p in suite if p.name == name)
     rules = get_rules()
     plain = {t: DDSolver(tt_mb=8) for t in tt_mb}
@@ -58,9 +58,16 @@ def test_timed_table_asks_what_advise_asks_and_every_question_is_classified(comp
     timed = {t: TimedSolver(8, 10**9, log) for t in tt_mb}
     for word in deal_seeds(pos, 2, 18, rules):  # the suite's first two deals of the hand
         expected = ask_table(word, pos, rules, plain)
+        expected_bids = ask_bids(word, pos, rules, plain, expected)
         log.clear()
         got = ask_table(word, pos, rules, timed)
         assert all(np.array_equal(expected[k], got[k]) for k in expected)
+        table = len(log)
+        got_bids = ask_bids(word, pos, rules, timed, got)  # the bid values, through the same timed solvers
+        assert expected_bids.keys() == got_bids.keys() and all(
+            np.array_equal(expected_bids[k], got_bids[k]) for k in expected_bids
+        )
+        del log[table:]  # the bid values' questions are their own family, whatever their kind
         kinds = Counter(question_kind(q) for q in log)
         assert "other" not in kinds
         assert {"alone_exact", "abondance_test", "slim_test", "misere", "kleine", "pico", "vraag_test"} <= set(kinds)

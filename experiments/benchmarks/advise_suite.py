@@ -14,7 +14,10 @@ and per deal, in one process and one thread:
   with its solvers and tables), timing each question and attributing it to
   a family: exact counts (the declarer alone, turned trump), target tests (abondance
   for 9, solo slim), misère, kleine miserie, pico, vraag pairs (pair tests and the
-  accepting pair's count), troel; what no question accounts for (sampling, Python) is
+  accepting pair's count), troel; then the bid values of the same deal as ``advise``
+  computes them (``bids.bid_batch``: the rest of the auction after each bid, and the
+  contract another seat ends up holding, double dummy), whose questions are the family
+  ``bid_values``; what no question accounts for (sampling, the auctions, Python) is
   ``overhead``;
 * times one DDS solve of the same deal (endplay ``analyse_start``, the turned suit
   trump, eldest on lead, ``SetMaxThreads(1)``), so that costs are in DDS solves: a
@@ -99,6 +102,7 @@ KIND_FAMILY = {
     "vraag_test": "vraag_pairs",  # can declarer + a partner seat take 8
     "vraag_exact": "vraag_pairs",  # the accepting pair's trick count
     "troel": "troel",
+    "bid_values": "bid_values",  # the bid values' questions (another seat's contract standing), whatever their kind
     "other": "other",  # a question this benchmark does not recognise (advise changed: re-point question_kind)
 }
 FAMILIES = (*dict.fromkeys(KIND_FAMILY.values()), "overhead")
@@ -119,6 +123,9 @@ class AdviseInternals(NamedTuple):
         ask_table: ``(word, position, rules, solvers)`` asks every question of the default contract
             table of that deal as ``advise``'s first round does (``dd_table.dd_batch``, every contract
             wanted), through ``solvers`` (strain → solver, ``None`` = no trump), and returns its answers.
+        ask_bids: ``(word, position, rules, solvers, answers)`` values every bid of that deal from the
+            table's ``answers`` as ``advise`` does (``bids.bid_batch``, double dummy, every bid valued),
+            through ``solvers``, and returns its arrays.
         tt_mb: the table size (MB) ``advise`` gives each strain's solver (``None`` = no trump).
         default_samples: ``advise``'s default sample count (the ceiling of the stop rule).
         deal_seeds: ``(position, k, seed, rules)`` → ``uint64[k]``, the seed words of the first ``k`` deals
@@ -127,6 +134,7 @@ class AdviseInternals(NamedTuple):
 
     sample_deal: Callable[[np.uint64, Position], np.ndarray]
     ask_table: Callable[[np.uint64, Position, RuleSet, dict[int | None, DDSolver]], dict]
+    ask_bids: Callable[[np.uint64, Position, RuleSet, dict[int | None, DDSolver], dict], dict]
     tt_mb: dict[int | None, int]
     default_samples: int
     deal_seeds: Callable[[Position, int, int, RuleSet], np.ndarray]
@@ -135,7 +143,7 @@ class AdviseInternals(NamedTuple):
 def advise_internals() -> AdviseInternals:
     """The coupling with ``advise`` (:class:`AdviseInternals`); re-point here after a refactor."""
     from wiezen_sim.analysis.advise import advise, dd_table, sample_hands
-    from wiezen_sim.analysis.advise.bids import PassedDeals
+    from wiezen_sim.analysis.advise.bids import PassedDeals, bid_batch
     from wiezen_sim.analysis.advise.play import default_model
 
     defaults = inspect.signature(advise).parameters
@@ -144,20 +152,31 @@ def advise_internals() -> AdviseInternals:
     def sample_deal(word: np.uint64, pos: Position) -> np.ndarray:
         return sample_hands(word, pos.hand, pos.seat, pos.turned)
 
-    def ask_table(word: np.uint64, pos: Position, rules: RuleSet, solvers: dict[int | None, DDSolver]) -> dict:
+    def through(solvers: dict[int | None, DDSolver], ask: Callable[[], dict]) -> dict:
         own = dict(dd_table._SOLVERS)  # this process's solvers, given back afterwards: the timed ones
         dd_table._SOLVERS.clear()  # carry a node limit that must not reach later advise calls
         dd_table._SOLVERS.update(solvers)  # dd_table._solver(strain) hands these out
         try:
-            return dd_table.dd_batch(np.array([word], dtype=np.uint64), pos.hand, pos.seat, pos.turned, rules, accept)
+            return ask()
         finally:
             dd_table._SOLVERS.clear()
             dd_table._SOLVERS.update(own)
 
+    def ask_table(word: np.uint64, pos: Position, rules: RuleSet, solvers: dict[int | None, DDSolver]) -> dict:
+        words = np.array([word], dtype=np.uint64)
+        return through(solvers, lambda: dd_table.dd_batch(words, pos.hand, pos.seat, pos.turned, rules, accept))
+
+    def ask_bids(word: np.uint64, pos: Position, rules: RuleSet, solvers: dict[int | None, DDSolver],
+                 answers: dict) -> dict:  # fmt: skip
+        words = np.array([word], dtype=np.uint64)
+        return through(solvers, lambda: bid_batch(words, answers, pos.hand, pos.seat, pos.turned, rules, None,
+                                                  default_model(accept)))  # fmt: skip
+
     def deal_seeds(pos: Position, k: int, seed: int, rules: RuleSet) -> np.ndarray:
         return PassedDeals(seed, pos.hand, pos.seat, pos.turned, rules, default_model(accept)).seeds(k)
 
-    return AdviseInternals(sample_deal, ask_table, dict(dd_table.TT_MB), defaults["samples"].default, deal_seeds)
+    return AdviseInternals(sample_deal, ask_table, ask_bids, dict(dd_table.TT_MB), defaults["samples"].default,
+                           deal_seeds)  # fmt: skip
 
 
 def question_kind(q: Question) -> str:
@@ -313,6 +332,7 @@ def run_hand(pos: Position, deals: int, seed: int, rules: RuleSet, solvers: dict
              internals: AdviseInternals, slow: list) -> dict:  # fmt: skip
     """Time the whole table and one DDS solve on each of the hand's ``deals`` sampled deals."""
     sample_deal, ask_table, deal_seeds = internals.sample_deal, internals.ask_table, internals.deal_seeds
+    ask_bids = internals.ask_bids
     trump = card_suit(pos.turned)
     rows = []
     by_family: dict[str, list[Question]] = {f: [] for f in FAMILIES}
@@ -320,13 +340,15 @@ def run_hand(pos: Position, deals: int, seed: int, rules: RuleSet, solvers: dict
     for d, word in enumerate(deal_seeds(pos, deals, seed, rules)):
         log.clear()
         t0, w0 = time.process_time(), time.perf_counter()
-        ask_table(word, pos, rules, solvers)
+        answers = ask_table(word, pos, rules, solvers)
+        table_questions = len(log)
+        ask_bids(word, pos, rules, solvers, answers)
         total, wall = time.process_time() - t0, time.perf_counter() - w0
         hands = sample_deal(word, pos)
         dds_s, dds_tricks = dds_solve_s(hands, trump)
         family_s = dict.fromkeys(FAMILIES, 0.0)
-        for q in log:
-            kind = question_kind(q)
+        for i, q in enumerate(log):
+            kind = question_kind(q) if i < table_questions else "bid_values"
             by_family[KIND_FAMILY[kind]].append(q)
             family_s[KIND_FAMILY[kind]] += q.seconds
             entry = (q.seconds / dds_s, next(_SEQ), pos, d, kind, q, dds_s)
