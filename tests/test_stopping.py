@@ -5,6 +5,7 @@ import pytest
 
 from wiezen_sim.analysis.advise import advise
 from wiezen_sim.analysis.advise.stopping import (
+    DECIDED,
     DOMINATED,
     FIRST_LOOK,
     HALF_WIDTH,
@@ -43,6 +44,22 @@ def test_a_dominated_option_stops_and_a_close_one_keeps_the_run_going():
     keep, settled = in_contention([("solo", best, HALF_WIDTH + 0.01), ("pass", np.zeros(64), 0.0)], 0)
     assert keep == {"solo"} and not settled
     assert 0.99 < DOMINATED < 1
+
+
+def test_a_contract_dropped_in_an_earlier_round_does_not_hold_the_run_open():
+    """An option frozen at the first look (its contract no longer asked) against a later leader: not yet dominated
+    by it, and its interval cannot narrow; it must not keep the run going to the ceiling (an all-low hand did)."""
+    rng = np.random.default_rng(5)
+    leader = 30 + rng.normal(0, 2, 200)
+    frozen = leader[:FIRST_LOOK] - 5 + rng.normal(0, 12, FIRST_LOOK)  # asked on the first 8 deals only
+    options = [("open_miserie", leader, 0.04), ("pass", np.zeros(200), 0.0), ("vraag", frozen, 0.3)]
+    assert p_better(leader, frozen) < DOMINATED and prob_greater(leader[:FIRST_LOOK] - frozen) < DECIDED
+    keep, settled = in_contention(options, 0)
+    assert "vraag" in keep and not settled  # still asked: it keeps the run going
+    keep, settled = in_contention(options, 0, frozenset({"vraag"}))
+    assert keep == {"open_miserie"} and settled
+    keep, _ = in_contention(options, 0, frozenset({"open_miserie"}))  # the recommendation itself is never dropped
+    assert "open_miserie" in keep
 
 
 def test_dominance_is_a_student_t_test_and_needs_the_first_look():

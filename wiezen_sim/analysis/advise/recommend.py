@@ -278,7 +278,7 @@ def advise(
             start = end
             if end < samples:
                 _, _, _, options = recommend(rows, obliged, bids_of(rows))
-                kept, settled = in_contention(options, 0)
+                kept, settled = in_contention(options, 0, valued_first - valued)
                 valued &= kept  # the bids in contention, and the table questions they need
                 asked = (set(needed(frozenset(valued))) | ({PARTNER_ROWS} if end < ROUND_FIRST else set())) & asked
                 if method == "dd" and "kleine_miserie" in asked:
