@@ -62,6 +62,15 @@ def test_collect_into_a_missing_folder_leaves_nothing(tmp_path):
     assert files(tmp_path) == before
 
 
+def test_an_out_dir_under_a_file_is_refused_in_words(tmp_path):
+    (tmp_path / "small.toml").write_text(SPEC, encoding="utf-8")
+    (tmp_path / "afile").write_text("x", encoding="utf-8")
+    before = files(tmp_path)
+    err = refuse(tmp_path, "experiment", "small.toml", "--out-dir", "afile/sub")
+    assert "error: cannot use afile/sub" in err and "Not a directory" in err and "[Errno" not in err
+    assert files(tmp_path) == before
+
+
 def test_empty_out_dir_is_refused_before_any_work(tmp_path):
     """An empty --out-dir names no folder: it wrote table.csv, meta.json, batches/ into the current folder."""
     (tmp_path / "small.toml").write_text(SPEC, encoding="utf-8")

@@ -78,7 +78,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"wiezen-sim {verb}: error: not enough memory for this run (ask for less)", file=sys.stderr)
         return EXIT_USAGE
     except (UsageError, ValueError, OSError) as exc:
-        print(f"wiezen-sim {verb}: error: {exc}", file=sys.stderr)
+        message = str(exc)
+        if isinstance(exc, OSError) and exc.filename and exc.strerror:  # not "[Errno 20] Not a directory: 'x'"
+            message = f"cannot use {exc.filename}: {exc.strerror}"
+        print(f"wiezen-sim {verb}: error: {message}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt as exc:
         stop = exc if isinstance(exc, Interrupted) else Interrupted()
