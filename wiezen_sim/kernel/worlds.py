@@ -361,16 +361,12 @@ def _assign(cards, k, code, placed, floor, voids, only, rank, d, choice):
             if (placed | new) >> seat & 1 or rank < floor[seat]:
                 return -1
             new |= 1 << seat
-    for i in range(k):
-        o = choice[i]
-        if o >= _HIDDEN:
-            seat = o - _HIDDEN
-            if voids[seat] >> (cards[i] >> 4) & 1:
+    for i in range(k):  # the hand cards, now that the group's discards are known
+        if choice[i] >= _HIDDEN:
+            seat = choice[i] - _HIDDEN
+            if not ((placed | new) >> seat) & 1 or voids[seat] >> (cards[i] >> 4) & 1:
                 return -1
             d[seat] += 1
-    for i in range(k):
-        if choice[i] >= _HIDDEN and not ((placed | new) >> (choice[i] - _HIDDEN)) & 1:
-            return -1
     return placed | new
 
 

@@ -201,8 +201,8 @@ def _discard_tables(info: InfoSet) -> tuple[list[int], np.ndarray, np.ndarray, n
     """Kleine miserie under the discard rule: the hidden seats (seat order), their needs and known dealt
     cards (``int64[3]``), and ``kernel.worlds.discard_table`` (kept for the worlds of one decision)."""
     hidden = [s for s in range(SEATS) if s != info.seat]
-    need = np.array([info.counts[s] - card_count(info.hands_known[s]) for s in hidden], dtype=np.int64)
-    voids = np.array([info.voids[s] for s in hidden], dtype=np.int64)
+    _, needs, all_voids = _places(info)
+    need, voids = needs[hidden], all_voids[hidden]
     kept = np.array([info.dealt[s] & ~info.unseen | info.hands_known[s] for s in hidden], dtype=np.int64)
     only = np.array([info.dealt[s] & info.unseen for s in hidden], dtype=np.int64)
     ways, moves = _kw.discard_table(need, np.int64(info.unseen), voids, kept, only)
@@ -378,9 +378,9 @@ class PosteriorWorlds:
         self.worlds = enumerate_worlds(info)
         n = len(self.worlds)
         orders = list(itertools.permutations(range(self.n_discards)))
-        owners = [np.tile(np.array(order, dtype=np.int64), (n, 1)) for order in orders]
-        rule = [self._follows_rule(self.worlds, order) for order in orders]
-        made = [{s: p * ok for s, p in self._made(self.worlds, o).items()} for o, ok in zip(owners, rule, strict=True)]
+        dealt = [self._dealt(self.worlds, np.tile(np.array(order, dtype=np.int64), (n, 1))) for order in orders]
+        rule = [self._follows_rule(d, self.worlds) for d in dealt]
+        made = [{s: self._seat_made(d[:, s], s) * ok for s in self.turns} for d, ok in zip(dealt, rule, strict=True)]
         self.unread |= {s for s in self.turns if not any(m[s].any() for m in made)}
         weight = np.stack([self._weight(m, n) * ok for m, ok in zip(made, rule, strict=True)], axis=1)
         self.on = np.stack([self._on(m, n) for m in made], axis=1)
@@ -406,20 +406,15 @@ class PosteriorWorlds:
             return _rule_worlds(self.info, n, self.rng)
         return sample_worlds(self.info, n, self.rng), np.argsort(self.rng.random((n, self.n_discards)), axis=1)
 
-    def _follows_rule(self, worlds: np.ndarray, order: tuple[int, ...]) -> np.ndarray:
-        """``bool[n]``: whether, with the unseen discards given back in ``order`` (the other seats, in seat
-        order, of the discards from the lowest), every hidden seat discarded its highest card (True
+    def _follows_rule(self, dealt: np.ndarray, worlds: np.ndarray) -> np.ndarray:
+        """``bool[n]``: whether every other seat discarded its highest card, given each seat's dealt hands in
+        ``worlds`` (:meth:`_dealt`: one unseen discard given to each other seat). A seat's dealt hand holds one
+        of the unseen discards, its own, so its highest card is one of them exactly when it is that one (True
         everywhere without the discard rule)."""
-        ok = np.ones(len(worlds), dtype=bool)
-        if not self.info.dealt:
-            return ok
-        dealt = self._dealt(worlds, np.tile(np.array(order, dtype=np.int64), (len(worlds), 1)))
-        rest = worlds[:, SEATS].copy()
-        for j in order:
-            low = rest & -rest
-            rest ^= low
-            seat = int(self.owners[j])
-            ok &= np.left_shift(np.int64(1), _kw.highest_cards(dealt[:, seat])) == low
+        ok = np.ones(len(dealt), dtype=bool)
+        if self.info.dealt:
+            for seat in self.owners:
+                ok &= np.left_shift(np.int64(1), _kw.highest_cards(dealt[:, seat])) & worlds[:, SEATS] != 0
         return ok
 
     def _dealt(self, worlds: np.ndarray, owners: np.ndarray) -> np.ndarray:
@@ -438,11 +433,6 @@ class PosteriorWorlds:
     def _seat_made(self, hands: np.ndarray, seat: int) -> np.ndarray:
         """P(the model makes every bid of ``seat``) with each of ``hands`` (``int64[n]`` dealt): ``float64[n]``."""
         return _bids_made(self.model, self.turns[seat], hands)
-
-    def _made(self, worlds: np.ndarray, owners: np.ndarray) -> dict[int, np.ndarray]:
-        """Per seat whose bids are heard: P(the model makes every bid of that seat) in each world (``float64[n]``)."""
-        dealt = self._dealt(worlds, owners)
-        return {seat: self._seat_made(dealt[:, seat], seat) for seat in self.turns}
 
     def _factor(self, seat: int, made: np.ndarray) -> np.ndarray:
         """A read seat's likelihood factor over its largest value: ((1 − ε)·made + ε·rate) / (1 − ε + ε·rate)."""
