@@ -48,6 +48,19 @@ def first_fast_then_stuck(seeds: np.ndarray) -> tuple[int, int]:
     return os.getpid(), len(seeds)
 
 
+_TABLE: list[np.ndarray] = []
+
+
+def grows_a_table(seeds: np.ndarray) -> int:
+    """This worker's pid; on its second batch it fills a 400 MB array that it keeps, as a solver's table
+    fills during a run (then it waits past loky's 1 s between two memory checks)."""
+    _TABLE.append(np.zeros(1))
+    if len(_TABLE) == 2:
+        _TABLE.append(np.ones(400 * 2**20 // 8))
+    time.sleep(1.1)
+    return os.getpid()
+
+
 SEEDS = sample_seeds(7, 101)
 FIRST = SEEDS[0]
 
@@ -167,3 +180,10 @@ def test_leaving_workers_started_by_an_error_kills_its_workers():
     assert not _loky_workers(), "a worker outlived the error"
     with pytest.raises(ValueError, match="jobs"), workers_started(0, WARM_MODULE):
         pass
+
+
+def test_a_worker_whose_tables_grow_is_kept():
+    # loky's leak check restarted a worker that grew by 300 MB after its first batch (a new pid for
+    # the third batch, and a warning); the advisor's tables grow so during a long run
+    pids = run_batches(grows_a_table, SEEDS[:3], 1, 1, "loky", progress=False)
+    assert len(set(pids)) == 1

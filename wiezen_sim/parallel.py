@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 from joblib import effective_n_jobs
-from joblib.externals.loky import ProcessPoolExecutor, get_reusable_executor
+from joblib.externals.loky import ProcessPoolExecutor, get_reusable_executor, process_executor
 from tqdm.auto import tqdm
 
 from wiezen_sim.vocabulary import is_whole
@@ -56,6 +56,12 @@ BACKENDS = ("loky", "sequential", "dask")
 BATCH_SECONDS = 0.5  # adaptive batches aim at about this much work each (progress and stopping granularity)
 IDLE_SECONDS = 300  # loky's worker processes wait this long for the next batch before they exit (joblib's default)
 AHEAD = 2  # batches handed out per worker before the first one is back
+# loky restarts a worker whose memory grew by more than 300 MB after its first batch (a leak check,
+# when psutil is installed). Our workers keep their solvers' tables for their whole life on purpose
+# (advise's grow up to 768 MB as they fill: dd_table.TT_MB), so a long run lost its workers, their warm
+# tables and a re-import mid-run, with loky's "A worker stopped while some jobs were given to the
+# executor" on stderr. This limit is above any table budget of ours.
+WORKER_MEMORY_GROWTH = 8 * 2**30  # bytes
 _worker = False  # True in a worker process started by :func:`_executor` (:func:`_start_worker`)
 
 
@@ -396,10 +402,12 @@ def _quiet_manager_thread() -> Iterator[None]:
 
 def _start_worker() -> None:
     """A worker process's start: SIGINT ignored, now and by :func:`stop_signals` (the parent stops the
-    workers), and tqdm's lock a thread lock, not a semaphore of multiprocessing's that a killed worker
-    could not give back (the resource tracker would warn of it)."""
+    workers), loky's memory-growth limit raised to :data:`WORKER_MEMORY_GROWTH`, and tqdm's lock a thread
+    lock, not a semaphore of multiprocessing's that a killed worker could not give back (the resource
+    tracker would warn of it)."""
     global _worker
     _worker = True
+    process_executor._MAX_MEMORY_LEAK_SIZE = WORKER_MEMORY_GROWTH
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     tqdm.set_lock(threading.RLock())
 
