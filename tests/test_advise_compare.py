@@ -105,6 +105,20 @@ def test_comparison_shows_each_methods_bid_values():
     assert [b["bid"] for b in _comparison().to_dict()["bids"]] == ["pass", "miserie", "solo ♥"]
 
 
+def test_comparison_says_which_methods_recommendation_is_a_close_call():
+    """A few samples leave a method's choice unsettled: its entry says so, a settled one does not."""
+    comparison = _comparison()
+    comparison.meta["recommendations"] = {
+        "dd": {"bid": "pass", "ev_units": 0.0, "from": "bid values", "runner_up": "miserie", "p_order": 0.628},
+        "pimc": {"bid": "miserie", "ev_units": 30.0, "from": "bid values", "runner_up": "pass", "p_order": 0.999},
+    }
+    line = next(x for x in comparison.format_table().splitlines() if x.startswith("recommended by each method"))
+    assert line.endswith(
+        "dd: pass (+0.0 units), a close call (better than miserie with probability 0.62 only) · "
+        "pimc: miserie (+30.0 units)"
+    )
+
+
 def test_comparison_leaves_out_rows_never_made_and_names_them():
     out = _comparison().format_table()
     lines = out.splitlines()
@@ -132,6 +146,7 @@ def test_cli_compare_takes_methods_and_contracts(capsys):
     recs = out["recommendations"]  # each method's own run's recommendation, from its bid values
     assert list(recs) == ["dd", "heuristic"] and {r["bid"] for r in recs.values()} == {"miserie"}
     assert all(r["from"] == "bid values" and 0 < r["ev_units"] <= 30.0 for r in recs.values())
+    assert all(r["runner_up"] != r["bid"] and 0.5 <= r["p_order"] <= 1 for r in recs.values())
     assert main(argv) == 0
     table = capsys.readouterr().out
     said = f"dd: miserie ({recs['dd']['ev_units']:+.1f} units)"

@@ -50,8 +50,10 @@ def compare(
         :class:`Comparison` (table columns in its docstring). ``meta`` as ``Advice.meta`` without
         ``method``, with ``methods``, ``worlds``, ``fixed_partner_rows`` (the rows left out as not
         played by every method), ``recommendations`` (per method the bid its own run recommends: ``bid`` in
-        words, ``ev_units``, ``from`` the bid values or the table) and, with a PIMC method, ``pimc_effort``: per
-        PIMC method its effort keys of ``Advice.meta`` (``pimc_decisions``, ``worlds_dropped``, ...).
+        words, ``ev_units``, ``from`` the bid values or the table, ``runner_up`` in words or None and
+        ``p_order``, the probability that the recommendation really beats it) and, with a PIMC method,
+        ``pimc_effort``: per PIMC method its effort keys of ``Advice.meta`` (``pimc_decisions``,
+        ``worlds_dropped``, ...).
 
     Raises:
         ValueError: as :func:`~wiezen_sim.analysis.advise.advise`, or fewer than two distinct methods.
@@ -86,7 +88,8 @@ def compare(
     meta.update(methods=list(methods), worlds=worlds, fixed_partner_rows=fixed)
     meta["recommendations"] = {
         m: {"bid": a.bid_label(a.recommendation), "ev_units": float(a.recommendation["ev_units"]),
-            "from": a.meta.get("recommended_from", "table")}
+            "from": a.meta.get("recommended_from", "table"),
+            "runner_up": None if a.runner_up is None else a.bid_label(a.runner_up), "p_order": float(a.p_order)}
         for m, a in runs.items()
     }  # fmt: skip
     effort = {m: {k: runs[m].meta[k] for k in PIMC_EFFORT if k in runs[m].meta} for m in methods if "pimc" in m}

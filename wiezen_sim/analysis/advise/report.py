@@ -95,6 +95,19 @@ def _verdict_units(ev: float) -> str:
     return f"{(ev if round(ev, 1) else 0.0):+.1f}".replace("-", "−")
 
 
+def _better_than(runner_up: str, p_order: float) -> str:
+    """``better than vraag ♥ with probability 0.62 only`` (rounded down: 0.898 must not print as 0.90 "only")."""
+    return f"better than {runner_up} with probability {math.floor(p_order * 100) / 100:.2f} only"
+
+
+def _close_call_note(rec: dict) -> str:
+    """``, a close call (better than …)`` for one method's recommendation of a comparison (``meta["recommendations"]``
+    entry) that beats its runner-up with probability below :data:`CLOSE_CALL`, else empty."""
+    if rec.get("runner_up") is None or rec["p_order"] >= CLOSE_CALL:
+        return ""
+    return f", a close call ({_better_than(rec['runner_up'], rec['p_order'])})"
+
+
 @dataclass
 class Advice:
     """Result of :func:`~wiezen_sim.analysis.advise.advise`.
@@ -187,9 +200,7 @@ class Advice:
         """``close call: …`` when the recommendation beats the runner-up with probability below :data:`CLOSE_CALL`."""
         if self.runner_up is None or self.p_order >= CLOSE_CALL:
             return []
-        shown = math.floor(self.p_order * 100) / 100  # rounded down: 0.898 must not print as 0.90 "only"
-        return [f"close call: better than {self.bid_label(self.runner_up)} with probability {shown:.2f} only "
-                "(more --samples narrow it)"]  # fmt: skip
+        return [f"close call: {_better_than(self.bid_label(self.runner_up), self.p_order)} (more --samples narrow it)"]
 
     def _verdict_parts(self) -> list[str]:
         """The verdict's options, best first: from the bid values where there are some, else from the table."""
@@ -460,12 +471,16 @@ class Comparison:
         return self.table.round(CSV_DIGITS).to_csv(index=False).rstrip("\n")
 
     def _verdict_lines(self) -> list[str]:
-        """``recommended by each method: dd: vraag ♥ (+2.1 units) · pimc: pass (+0.0 units)``, then a blank line
-        (none without ``recommendations`` in the meta); each method's recommendation comes from its own run."""
+        """``recommended by each method: dd: vraag ♥ (+2.1 units) · pimc: pass (+0.0 units), a close call (better
+        than vraag ♥ with probability 0.62 only)``, then a blank line (none without ``recommendations`` in the
+        meta); each method's recommendation comes from its own run."""
         recs = self.meta.get("recommendations")
         if not recs:
             return []
-        said = " · ".join(f"{m}: {r['bid']} ({r['ev_units']:+.1f} units)".replace("(-", "(−") for m, r in recs.items())
+        said = " · ".join(
+            f"{m}: {r['bid']} ({r['ev_units']:+.1f} units)".replace("(-", "(−") + _close_call_note(r)
+            for m, r in recs.items()
+        )
         return [f"recommended by each method (from its {next(iter(recs.values()))['from']}): {said}", ""]
 
     def _bid_lines(self, show_all: bool) -> list[str]:
