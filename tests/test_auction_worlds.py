@@ -22,6 +22,7 @@ from wiezen_sim.rules.bots import playing_tricks, random_policy
 from wiezen_sim.rules.dealing import Deal, deal_packets, new_deck
 from wiezen_sim.rules.play import play_hand, setup_play
 from wiezen_sim.rules.ruleset import get_rules
+from wiezen_sim.solvers import worlds as worlds_module
 from wiezen_sim.solvers.players import PimcPlayer
 from wiezen_sim.solvers.worlds import (
     RATE_HANDS,
@@ -362,6 +363,23 @@ def test_a_rare_bid_is_read_not_drowned_by_the_tremble():
     assert posterior.off_model < 0.2 * posterior.drawn
     declarer_on = [BOT.wishes(w[1], card_suit(deal.turned))["open_miserie"] for w in worlds]
     assert sum(declarer_on) > 0.8 * len(worlds)
+
+
+def test_a_world_past_its_budget_leaves_the_rarest_bid_unread(monkeypatch):
+    """Rejection gives each world a budget of candidates: the open miserie bidder (about 1 hand in 2000) needs
+    far more than 64 a world, so with ``WORLD_BUDGET`` 64 its bid is left unread once a world has used them,
+    and counted; the worlds still fit the play (two rare bidders at two seats, read together, would cost
+    tens of millions of candidates a world with no budget)."""
+    deal = deal_with(np.random.default_rng(0), {1: LOW})
+    evidence, _ = bot_auction(deal)
+    info = observe(2, deal.hands, [], deal.dealer, deal.turned)
+    monkeypatch.setattr(worlds_module, "WORLD_BUDGET", 64)
+    posterior = PosteriorWorlds(info, [], evidence, np.random.default_rng(1))
+    assert not posterior.exact and not posterior.unread  # the pilot (PILOT candidates) read it
+    worlds = [posterior.draw() for _ in range(50)]
+    assert posterior.unread == {1} and all(info.consistent(w) for w in worlds)
+    declarer_on = [BOT.wishes(w[1], card_suit(deal.turned))["open_miserie"] for w in worlds]
+    assert sum(declarer_on) < 0.2 * len(worlds)  # its hand drawn from the play alone
 
 
 def reference_wishes(bot, hand, turned_suit):

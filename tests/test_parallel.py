@@ -52,12 +52,14 @@ _TABLE: list[np.ndarray] = []
 
 
 def grows_a_table(seeds: np.ndarray) -> int:
-    """This worker's pid; on its second batch it fills a 400 MB array that it keeps, as a solver's table
-    fills during a run (then it waits past loky's 1 s between two memory checks)."""
-    _TABLE.append(np.zeros(1))
-    if len(_TABLE) == 2:
+    """This worker's pid; the batch of sample 1 fills a 400 MB array that the worker keeps, as a solver's
+    table fills during a run, and the batch of sample 2, the last, lets it go (the worker serves later
+    tests); each waits past loky's 1 s between two memory checks first."""
+    if seeds[0] == SEEDS[1]:
         _TABLE.append(np.ones(400 * 2**20 // 8))
     time.sleep(1.1)
+    if seeds[0] == SEEDS[2]:
+        _TABLE.clear()
     return os.getpid()
 
 

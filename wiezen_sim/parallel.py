@@ -60,7 +60,8 @@ AHEAD = 2  # batches handed out per worker before the first one is back
 # when psutil is installed). Our workers keep their solvers' tables for their whole life on purpose
 # (advise's grow up to 768 MB as they fill: dd_table.TT_MB), so a long run lost its workers, their warm
 # tables and a re-import mid-run, with loky's "A worker stopped while some jobs were given to the
-# executor" on stderr. This limit is above any table budget of ours.
+# executor" on stderr. This limit is above the tables of advise and of the PIMC players; `solve --tt-mb`
+# may ask for more, and its workers are then restarted as they grow (time lost, not results).
 WORKER_MEMORY_GROWTH = 8 * 2**30  # bytes
 _worker = False  # True in a worker process started by :func:`_executor` (:func:`_start_worker`)
 

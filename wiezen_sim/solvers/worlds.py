@@ -51,7 +51,12 @@ least one of up to :data:`PILOT` candidates drawn first, and not drawn from afte
 stated bound: a seat left unread has, with 95 % confidence, the model's bids in less than
 3 / PILOT of the consistent deals). A world costs about 1 / ((1 − ε)·Q + ε·rate)
 candidates for a seat read, Q the share of the consistent deals in which the model makes
-its bids: a few thousand for the bot's rarest bids (open miserie, about 1 hand in 2000).
+its bids: a few thousand for open miserie (the bot bids it with about 1 hand in 2000), about
+25,000 for abondance (Q down to 0.00003), and the product over the seats read when several
+are. A world that takes more than :data:`WORLD_BUDGET` candidates leaves unread, from then
+on, the read seat with the rarest bids (the smallest rate), and the next after that budget
+again (two rare bids of two seats would otherwise cost tens of millions of candidates a
+world): the seats still read are drawn exactly, the one left unread is counted as above.
 :attr:`PosteriorWorlds.off_model` counts the worlds drawn in which some hidden seat's bids
 are not the model's. Bids left out of the evidence: a pass the rules force (the only legal
 bid: it says nothing about the hand, whatever the hand, RULES.md 1.4), and the bids of a
@@ -78,6 +83,7 @@ __all__ = [
     "PILOT",
     "RATE_HANDS",
     "TREMBLE",
+    "WORLD_BUDGET",
     "AuctionEvidence",
     "AuctionModel",
     "InfoSet",
@@ -99,6 +105,10 @@ RATE_HANDS = 4096  # random hands over which bid_rate counts how often the model
 # 15 % at 65,536 for 2.6 times the CPU of those defenders (0.6 -> 1.6 s a deal); miserie 16 % -> 0 for +15 %,
 # solo 0 % either way (session 26, results/README.md)
 PILOT = 65536
+# rejection: candidates one world may take before the read seat with the rarest bids is left unread (16 times
+# PILOT: a single seat read costs at most 1 / (ε / RATE_HANDS) = 81,920 on average, so a world of one read seat
+# exceeds it with probability below 3e-6; 1.2 s of candidates on the project's machine for a heard open miserie)
+WORLD_BUDGET = 16 * PILOT
 _RATE_SEED = 19  # the random hands of bid_rate (fixed: the rate is part of the model's reading)
 _KEPT_RATES = 256  # bid rates kept (one auction's seats are read at every decision of a deal)
 _rates: dict[tuple[int, tuple], tuple[object, float]] = {}
@@ -347,7 +357,8 @@ class PosteriorWorlds:
             consistent deals (``int64[W, places]``) and their posterior probabilities
             (``float64[W]``, all positive).
         unread: the hidden seats whose bids are left unread at this decision (no consistent
-            deal found in which the model makes them: module docstring).
+            deal found in which the model makes them, or a world drawn past :data:`WORLD_BUDGET`
+            candidates: module docstring).
         drawn, off_model: worlds drawn so far, and those of them in which the model does not
             make every bid of some hidden seat (with the unseen discards' owners drawn with them).
 
@@ -483,9 +494,14 @@ class PosteriorWorlds:
             k = int(self.rng.choice(len(self.joint), p=self.joint))
             world, on = self.worlds[k // self.on.shape[1]].tolist(), bool(self.on.ravel()[k])
         else:
+            spent = 0
             while not self.queue:
+                if spent >= WORLD_BUDGET:  # a seat is still read here: with none, every candidate is kept
+                    self.unread.add(min(set(self.turns) - self.unread, key=lambda s: self.rate[s]))
+                    spent = 0
                 n, self.batch = self.batch, min(4 * self.batch, _MAX_BATCH)
                 self.queue = self._candidates(n)
+                spent += n
             world, on = self.queue.pop()
         self.off_model += not on
         return [int(h) for h in world]
