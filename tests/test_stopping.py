@@ -1,9 +1,13 @@
 """The advisor's stop rule (issue 18): rounds fixed by the ceiling, dominated contracts stop, any jobs."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 
 from wiezen_sim.analysis.advise import advise
+from wiezen_sim.analysis.advise.options import BidRows, OptionRows
+from wiezen_sim.analysis.advise.recommend import recommend
 from wiezen_sim.analysis.advise.stopping import (
     DECIDED,
     DOMINATED,
@@ -16,6 +20,7 @@ from wiezen_sim.analysis.advise.stopping import (
     round_ends,
 )
 from wiezen_sim.analysis.stats import prob_greater
+from wiezen_sim.rules.ruleset import get_rules
 
 HAND = "S:AKJ98 H:A52 D:K32 C:52"  # solo in spades made about 9 times in 10 (7S turned), miserie hopeless
 
@@ -60,6 +65,25 @@ def test_a_contract_dropped_in_an_earlier_round_does_not_hold_the_run_open():
     assert keep == {"open_miserie"} and settled
     keep, _ = in_contention(options, 0, frozenset({"open_miserie"}))  # the recommendation itself is never dropped
     assert "open_miserie" in keep
+
+
+def test_a_contract_dropped_earlier_is_neither_recommended_nor_the_runner_up():
+    """Options valued on fewer deals were dropped by the stop rule: their means over those deals are not comparable.
+    Ranked by mean alone, the short miserie below would be the runner-up of solo, compared on the 8 deals where solo
+    was behind: 'better with probability 0.00'. And a short option with the highest mean would be recommended."""
+    rng = np.random.default_rng(3)
+    solo = np.concatenate([np.full(FIRST_LOOK, -20.0), 4.0 + rng.normal(0, 3, 192)])
+    assert solo.mean() > 2.5
+    bids = BidRows()
+    for contract, ev in [("pass", np.zeros(200)), ("solo", solo), ("miserie", np.full(FIRST_LOOK, 2.5)),
+                         ("abondance", np.full(FIRST_LOOK, 30.0))]:  # fmt: skip
+        bids.rows.append({"contract": contract, "trump": None, "level": None, "ev_units": float(ev.mean())})
+        bids.evs.append(ev)
+        bids.halves.append(0.0)
+    best, runner, p_order, ranked = recommend(OptionRows(get_rules(), 0), False, bids)
+    assert best["contract"] == "solo" and runner["contract"] == "pass"
+    assert p_order == prob_greater(solo) and p_order >= 0.5
+    assert [contract for contract, _, _ in ranked] == ["solo", "pass", "abondance", "miserie"]
 
 
 def test_dominance_is_a_student_t_test_and_needs_the_first_look():
@@ -198,8 +222,17 @@ def test_a_vraag_nobody_is_left_to_accept_is_no_runner_up(compiled_kernels):
     adv = advise("S:8642 H:T53 D:974 C:J95", "dealer", "9D", samples=ROUND_FIRST, seed=1, n_jobs=1, progress=False)
     vraag = adv.bids[adv.bids.contract == "vraag"]
     assert adv.recommendation["contract"] == "pass" and len(vraag) == 1 and (vraag.ev_units == 0).all()
-    assert adv.runner_up is not None and adv.runner_up["contract"] != "vraag"
+    # every bid but vraag stopped being asked after the first look (never made): out of contention, no runner-up
+    assert adv.runner_up is None and (adv.bids[adv.bids.contract != "vraag"].n < ROUND_FIRST).sum() >= 1
     assert adv.p_order >= 0.99 and "close call" not in adv.verdict()
+    assert "pays as pass" in adv.verdict() and "runner-up" not in adv.format_table()
+    # a dropped bid whose mean over its 8 deals is above the recommendation's: listed after it, not "pays as pass"
+    bids = adv.bids.copy()
+    solo = (bids.contract == "solo").to_numpy()
+    bids.loc[solo, ["ev_units", "table_p_success"]] = [5.0, 0.5]
+    shown = dataclasses.replace(adv, bids=bids)
+    assert shown.verdict().startswith("pass: yes") and "solo ♦: no, +5.0 units" in shown.verdict()
+    assert "pays as pass" in shown.verdict() and "solo ♦: pays" not in shown.verdict()
 
 
 KLEINE_HAND = "S:T5 H:8432 D:7532 C:642"  # a miserie candidate (issue 18), its discards made on some deals

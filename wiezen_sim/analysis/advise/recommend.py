@@ -305,22 +305,32 @@ def recommend(
     (:func:`~wiezen_sim.analysis.advise.stopping.settles_alike`, as in the stop rule), None when there is
     none; the options are
     :data:`~wiezen_sim.analysis.advise.stopping.Option` tuples for the stop rule: (contract, per-deal
-    settlement, Wilson half-width of its row's P(success)). Options valued on different numbers of
-    deals are compared on the deals both were valued on.
+    settlement, Wilson half-width of its row's P(success)), ranked by mean over their own deals. An option
+    valued on fewer deals than the most was dropped by the stop rule (dominated in an earlier round): it
+    keeps its row and its place among the options, after those still in contention, and is neither the
+    recommendation nor the runner-up (its mean over fewer deals is not comparable, and the two would be
+    compared on deals where the recommendation was behind). So the recommendation and the runner-up are
+    valued on the same deals, and P is at least 0.5.
     """
     if bids is not None:
-        valued = [(float(ev.mean()), k) for k, ev in enumerate(bids.evs) if len(ev)]
-        valued.sort(key=lambda x: -x[0])  # stable: pass (listed first) wins a tie
-        ranked = [(bids.rows[k]["contract"], bids.evs[k], bids.halves[k]) for _, k in valued]
-        described = [_described(bids.rows[k]) for _, k in valued]
+        valued = [k for k, ev in enumerate(bids.evs) if len(ev)]
+        means = [bids.rows[k]["ev_units"] for k in valued]
+        ranked = [(bids.rows[k]["contract"], bids.evs[k], bids.halves[k]) for k in valued]
+        described = [_described(bids.rows[k]) for k in valued]
     else:
-        ranked, described = _table_options(rows, obliged)
+        means, ranked, described = _table_options(rows, obliged)
+    most = max(len(ev) for _, ev, _ in ranked)
+    # stable: options in contention first, then by mean; pass (listed first) wins a tie
+    order = sorted(range(len(ranked)), key=lambda k: (len(ranked[k][1]) < most, -means[k]))
+    ranked, described = [ranked[k] for k in order], [described[k] for k in order]
     best_ev = ranked[0][1]
-    runner = next((k for k in range(1, len(ranked)) if not settles_alike(best_ev, ranked[k][1])), None)
+    runner = next(
+        (k for k in range(1, len(ranked)) if len(ranked[k][1]) == most and not settles_alike(best_ev, ranked[k][1])),
+        None,
+    )
     if runner is None:
         return described[0], None, 1.0, ranked
-    m = min(len(best_ev), len(ranked[runner][1]))
-    return described[0], described[runner], prob_greater(best_ev[:m] - ranked[runner][1][:m]), ranked
+    return described[0], described[runner], prob_greater(best_ev - ranked[runner][1]), ranked
 
 
 def _described(row: dict) -> dict:
@@ -332,8 +342,9 @@ def _described(row: dict) -> dict:
     return out
 
 
-def _table_options(rows: OptionRows, obliged: bool) -> tuple[list[Option], list[dict]]:
-    """The options of the table rows, best first (:func:`recommend` without bid values), and their descriptions."""
+def _table_options(rows: OptionRows, obliged: bool) -> tuple[list[float], list[Option], list[dict]]:
+    """The options of the table rows (:func:`recommend` without bid values), pass first where it is one: their
+    expected settlements (units), the options and their descriptions."""
     n = max((len(ev) for ev in rows.evs if ev is not None), default=0)
     candidates = [i for i, row in enumerate(rows.rows) if row.get("partner") in (None, "accepting")]
     options = [(float(ev.mean()), i) for i in candidates if (ev := rows.evs[i]) is not None]
@@ -341,8 +352,7 @@ def _table_options(rows: OptionRows, obliged: bool) -> tuple[list[Option], list[
     if obliged and troel_options:  # (none when contracts= leaves them all out: then pass stays possible)
         options = troel_options
     else:
-        options.insert(0, (0.0, -1))  # pass, first so that it wins ties (the sort is stable)
-    options.sort(key=lambda x: -x[0])
+        options.insert(0, (0.0, -1))  # pass, first so that it wins ties (recommend's sort is stable)
 
     def option(index: int) -> Option:
         if index < 0:
@@ -353,7 +363,11 @@ def _table_options(rows: OptionRows, obliged: bool) -> tuple[list[Option], list[
         return (rows.rows[index]["contract"], ev, (high - low) / 2)
 
     pass_row = {"contract": "pass", "trump": None, "ev_units": 0.0}
-    return [option(i) for _, i in options], [_described(rows.rows[i] if i >= 0 else pass_row) for _, i in options]
+    return (
+        [ev for ev, _ in options],
+        [option(i) for _, i in options],
+        [_described(rows.rows[i] if i >= 0 else pass_row) for _, i in options],
+    )
 
 
 def _rows(

@@ -189,7 +189,7 @@ class Advice:
         return self.label({**row, "contract": name})
 
     def verdict(self) -> str:
-        """The short answer: the best options, the recommended one ``yes``, e.g.
+        """The short answer: the recommendation (``yes``), then the other best options by expected value, e.g.
         ``abondance ♠: yes, 0.97, +23 units · miserie: no, 0.05, −27 units · pass: no, +0.0 units``; from
         the bid values (where there are some) ``vraag ♥: yes, +1.7 units · pass: no, +0.0 units``; a bid that
         settles as the recommendation on every deal says so:
@@ -203,13 +203,16 @@ class Advice:
         return [f"close call: {_better_than(self.bid_label(self.runner_up), self.p_order)} (more --samples narrow it)"]
 
     def _verdict_parts(self) -> list[str]:
-        """The verdict's options, best first: from the bid values where there are some, else from the table."""
+        """The verdict's options, the recommendation first (an option dropped by the stop rule may show a higher mean
+        over its fewer deals), then by expected value: from the bid values where there are some, else from the
+        table."""
         best = self.label(self.recommendation)
         parts = []
         if self.bids is not None:
             best = self.bid_label(self.recommendation)
             shown = self._shown_bids(show_all=False)
             ranked = shown.sort_values("ev_units", ascending=False, kind="stable").to_dict(orient="records")
+            ranked.sort(key=lambda row: self.bid_label(row) != best)  # stable
             alike = self._alike_bids()
             for row in ranked[: VERDICT_OPTIONS + 1]:
                 label = self.bid_label(row)
@@ -217,7 +220,7 @@ class Advice:
                 ev = _verdict_units(row["ev_units"])
                 parts.append(f"{label}: {said}, {ev} units")
             return parts
-        for row in self._ranked()[: VERDICT_OPTIONS + 1]:
+        for row in sorted(self._ranked(), key=lambda row: self.label(row) != best)[: VERDICT_OPTIONS + 1]:
             said = "yes" if self.label(row) == best else "no"
             ev = _verdict_units(row["ev_units"])
             if row["contract"] == "pass":
@@ -228,15 +231,17 @@ class Advice:
         return parts
 
     def _alike_bids(self) -> list[str]:
-        """The bids ranked between the recommendation and the runner-up: they settle as the recommendation on
-        every deal (the runner-up is the best bid that does not, :func:`~.recommend.recommend`); with no
-        runner-up, every other bid."""
+        """The bids valued on as many deals as the recommendation and ranked between it and the runner-up: they
+        settle as the recommendation on every deal (the runner-up is the best such bid that does not,
+        :func:`~.recommend.recommend`); with no runner-up, every other such bid. (A bid valued on fewer deals was
+        dropped by the stop rule.)"""
         if self.bids is None:
             return []
         best = self.bid_label(self.recommendation)
+        n = max(self.bids["n"])
         below = -math.inf if self.runner_up is None else self.runner_up["ev_units"]
         return [self.bid_label(b) for b in self.bids.to_dict(orient="records")
-                if below < b["ev_units"] and self.bid_label(b) != best]  # fmt: skip
+                if b["n"] == n and below < b["ev_units"] and self.bid_label(b) != best]  # fmt: skip
 
     def _shown_bids(self, show_all: bool) -> pd.DataFrame:
         """The bid values shown (by the verdict and the bid table): without ``show_all``, not the bids whose
