@@ -139,9 +139,9 @@ def test_the_verdict_names_only_bids_the_bid_table_shows():
     solo = {"contract": "solo", "trump": "H", "partner": None, "p_success": 0.5, "ev_units": 1.0, "n": 8}
     table = pd.DataFrame([solo])
     bids = pd.DataFrame([
-        {"contract": "pass", "trump": None, "level": None, "ev_units": 0.3, "table_p_success": float("nan")},
-        {"contract": "kleine_miserie", "trump": None, "level": None, "ev_units": -0.5, "table_p_success": 0.0},
-        {"contract": "solo", "trump": "H", "level": None, "ev_units": -1.0, "table_p_success": 0.5},
+        {"contract": "pass", "trump": None, "level": None, "ev_units": 0.3, "n": 8, "table_p_success": float("nan")},
+        {"contract": "kleine_miserie", "trump": None, "level": None, "ev_units": -0.5, "n": 8, "table_p_success": 0.0},
+        {"contract": "solo", "trump": "H", "level": None, "ev_units": -1.0, "n": 8, "table_p_success": 0.5},
     ])  # fmt: skip
     runner = {"contract": "kleine_miserie", "trump": None, "ev_units": -0.5}
     advice = Advice(table, pd.DataFrame(), {"contract": "pass", "trump": None, "ev_units": 0.3}, runner, 1.0, {},
@@ -155,9 +155,9 @@ def test_a_never_made_bid_of_the_recommended_contract_in_another_suit_is_hidden(
     table = pd.DataFrame([{"contract": "abondance", "trump": "H", "partner": None, "p_success": 0.6,
                            "ev_units": 5.0, "n": 48}])  # fmt: skip
     bids = pd.DataFrame([
-        {"contract": "abondance", "trump": "H", "level": None, "ev_units": 5.0, "table_p_success": 0.6},
-        {"contract": "pass", "trump": None, "level": None, "ev_units": 0.0, "table_p_success": float("nan")},
-        {"contract": "abondance", "trump": "S", "level": None, "ev_units": -24.0, "table_p_success": 0.0},
+        {"contract": "abondance", "trump": "H", "level": None, "ev_units": 5.0, "n": 48, "table_p_success": 0.6},
+        {"contract": "pass", "trump": None, "level": None, "ev_units": 0.0, "n": 48, "table_p_success": float("nan")},
+        {"contract": "abondance", "trump": "S", "level": None, "ev_units": -24.0, "n": 48, "table_p_success": 0.0},
     ])  # fmt: skip
     runner = {"contract": "pass", "trump": None, "ev_units": 0.0}
     advice = Advice(table, pd.DataFrame(), {"contract": "abondance", "trump": "H", "ev_units": 5.0}, runner, 1.0,
@@ -171,8 +171,8 @@ def test_with_no_runner_up_every_other_bid_pays_as_the_recommendation():
     table = pd.DataFrame([{"contract": "vraag", "trump": "H", "partner": "accepting", "p_success": float("nan"),
                            "ev_units": 0.0, "n": 0}])  # fmt: skip
     bids = pd.DataFrame([
-        {"contract": "pass", "trump": None, "level": None, "ev_units": 0.0, "table_p_success": float("nan")},
-        {"contract": "vraag", "trump": "H", "level": None, "ev_units": 0.0, "table_p_success": float("nan")},
+        {"contract": "pass", "trump": None, "level": None, "ev_units": 0.0, "n": 32, "table_p_success": float("nan")},
+        {"contract": "vraag", "trump": "H", "level": None, "ev_units": 0.0, "n": 32, "table_p_success": float("nan")},
     ])  # fmt: skip
     advice = Advice(table, pd.DataFrame(), {"contract": "pass", "trump": None, "ev_units": 0.0}, None, 1.0, {},
                     bids=bids)  # fmt: skip

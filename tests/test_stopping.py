@@ -74,6 +74,8 @@ def test_a_contract_dropped_earlier_is_neither_recommended_nor_the_runner_up():
     rng = np.random.default_rng(3)
     solo = np.concatenate([np.full(FIRST_LOOK, -20.0), 4.0 + rng.normal(0, 3, 192)])
     assert solo.mean() > 2.5
+    # (with no option in contention left to be the runner-up, the best dropped one is, compared on its deals:
+    # test_a_runner_up_the_bid_table_hides_is_said_to_be_hidden)
     bids = BidRows()
     for contract, ev in [("pass", np.zeros(200)), ("solo", solo), ("miserie", np.full(FIRST_LOOK, 2.5)),
                          ("abondance", np.full(FIRST_LOOK, 30.0))]:  # fmt: skip
@@ -222,10 +224,8 @@ def test_a_vraag_nobody_is_left_to_accept_is_no_runner_up(compiled_kernels):
     adv = advise("S:8642 H:T53 D:974 C:J95", "dealer", "9D", samples=ROUND_FIRST, seed=1, n_jobs=1, progress=False)
     vraag = adv.bids[adv.bids.contract == "vraag"]
     assert adv.recommendation["contract"] == "pass" and len(vraag) == 1 and (vraag.ev_units == 0).all()
-    # every bid but vraag stopped being asked after the first look (never made): out of contention, no runner-up
-    assert adv.runner_up is None and (adv.bids[adv.bids.contract != "vraag"].n < ROUND_FIRST).sum() >= 1
+    assert adv.runner_up is not None and adv.runner_up["contract"] != "vraag"
     assert adv.p_order >= 0.99 and "close call" not in adv.verdict()
-    assert "pays as pass" in adv.verdict() and "runner-up" not in adv.format_table()
     # a dropped bid whose mean over its 8 deals is above the recommendation's: listed after it, not "pays as pass"
     bids = adv.bids.copy()
     solo = (bids.contract == "solo").to_numpy()

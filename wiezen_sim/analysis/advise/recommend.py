@@ -307,10 +307,10 @@ def recommend(
     :data:`~wiezen_sim.analysis.advise.stopping.Option` tuples for the stop rule: (contract, per-deal
     settlement, Wilson half-width of its row's P(success)), ranked by mean over their own deals. An option
     valued on fewer deals than the most was dropped by the stop rule (dominated in an earlier round): it
-    keeps its row and its place among the options, after those still in contention, and is neither the
-    recommendation nor the runner-up (its mean over fewer deals is not comparable, and the two would be
-    compared on deals where the recommendation was behind). So the recommendation and the runner-up are
-    valued on the same deals, and P is at least 0.5.
+    keeps its row and is ranked after the options still in contention, as its mean over fewer deals is not
+    comparable. So it is never the recommendation, and it is the runner-up only when no option in contention
+    is one (then P compares the two on the deals both were valued on); otherwise the two are valued on the
+    same deals and P is at least 0.5.
     """
     if bids is not None:
         valued = [k for k, ev in enumerate(bids.evs) if len(ev)]
@@ -324,13 +324,11 @@ def recommend(
     order = sorted(range(len(ranked)), key=lambda k: (len(ranked[k][1]) < most, -means[k]))
     ranked, described = [ranked[k] for k in order], [described[k] for k in order]
     best_ev = ranked[0][1]
-    runner = next(
-        (k for k in range(1, len(ranked)) if len(ranked[k][1]) == most and not settles_alike(best_ev, ranked[k][1])),
-        None,
-    )
+    runner = next((k for k in range(1, len(ranked)) if not settles_alike(best_ev, ranked[k][1])), None)
     if runner is None:
         return described[0], None, 1.0, ranked
-    return described[0], described[runner], prob_greater(best_ev - ranked[runner][1]), ranked
+    m = min(len(best_ev), len(ranked[runner][1]))
+    return described[0], described[runner], prob_greater(best_ev[:m] - ranked[runner][1][:m]), ranked
 
 
 def _described(row: dict) -> dict:

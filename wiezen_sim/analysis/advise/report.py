@@ -231,17 +231,17 @@ class Advice:
         return parts
 
     def _alike_bids(self) -> list[str]:
-        """The bids valued on as many deals as the recommendation and ranked between it and the runner-up: they
-        settle as the recommendation on every deal (the runner-up is the best such bid that does not,
-        :func:`~.recommend.recommend`); with no runner-up, every other such bid. (A bid valued on fewer deals was
-        dropped by the stop rule.)"""
+        """The bids still in contention (valued on the most deals; a bid valued on fewer was dropped by the stop
+        rule) ranked between the recommendation and the runner-up: they settle as the recommendation on every
+        deal (the runner-up is the best such bid that does not, :func:`~.recommend.recommend`); with no runner-up
+        among them, every other such bid."""
         if self.bids is None:
             return []
         best = self.bid_label(self.recommendation)
-        n = max(self.bids["n"])
-        below = -math.inf if self.runner_up is None else self.runner_up["ev_units"]
-        return [self.bid_label(b) for b in self.bids.to_dict(orient="records")
-                if b["n"] == n and below < b["ev_units"] and self.bid_label(b) != best]  # fmt: skip
+        contending = [b for b in self.bids.to_dict(orient="records") if b["n"] == self.bids["n"].max()]
+        runner = None if self.runner_up is None else self.bid_label(self.runner_up)
+        below = next((b["ev_units"] for b in contending if self.bid_label(b) == runner), -math.inf)
+        return [self.bid_label(b) for b in contending if below < b["ev_units"] and self.bid_label(b) != best]
 
     def _shown_bids(self, show_all: bool) -> pd.DataFrame:
         """The bid values shown (by the verdict and the bid table): without ``show_all``, not the bids whose
