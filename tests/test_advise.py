@@ -117,7 +117,10 @@ def test_presets_omit_switched_off_contracts():
         (["S:AKQJT98765432", "--seat", "dealer", "--turned", "2H"], "dealer's own hand"),
         (["S:AKQJT98765432", "--seat", "north", "--turned", "2H"], "unknown seat 'north'"),
         (["S:AKQJT98765432", "--seat", "4", "--turned", "2H"], "0 = eldest (left of the dealer) .. 3 = dealer"),
-        (["S:AKQJT98765432", "--turned", "2H", "--rules", "bogus"], "unknown rules preset"),
+        (
+            ["S:AKQJT98765432", "--turned", "2H", "--rules", "bogus"],
+            "unknown rules preset 'bogus' (neither a preset nor",
+        ),
         (["S:AKQJT98765432", "--turned", "2H", "--samples", "0"], "argument --samples: must be from 1 to"),
         (
             ["S:AKQJT98765432", "--turned", "2H", "--method", "pimc", "--samples", "0"],

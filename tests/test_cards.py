@@ -122,6 +122,14 @@ def test_bad_hand_names_token(text, token):
         parse_hand(text)
 
 
+def test_a_card_listed_twice_is_named_alone():
+    """Card by card, the token is the card itself: the message names it once, not "AS in 'AS'"."""
+    with pytest.raises(ValueError, match=r"^duplicated card AS \(listed twice\)$"):
+        parse_hand("AS KS AS")
+    with pytest.raises(ValueError, match=r"^duplicated card AS in 'S:AKA'$"):
+        parse_hand("S:AKA")
+
+
 def test_wrong_count_for_full_hand():
     with pytest.raises(ValueError, match="12 cards, expected 13"):
         parse_hand("S:AKQJT9876543", size=13)

@@ -107,6 +107,12 @@ def test_bad_objective(bad, k):
         parse_objective(bad, k)
 
 
+@pytest.mark.parametrize("bad", ["exact:-1", "exact:x", "exact:14"])
+def test_a_bad_trick_count_names_the_range(bad):
+    with pytest.raises(ValueError, match=r"trick count K in 0\.\.13"):
+        parse_objective(bad)
+
+
 def test_contract_success_follows_the_rules_page():
     """RULES.md 1.3: vraag and troel 8, solo 5, abondance 9, solo slim all 13 (at least);
     the misère family no trick, pico exactly one. One call per trick count and per array."""

@@ -170,9 +170,10 @@ def suit_holding(mask: int, suit: int) -> int:
     return (mask >> (16 * suit)) & 0xFFFF
 
 
-def _add(mask: int, card: int, token: str) -> int:
+def _add(mask: int, card: int, token: str | None = None) -> int:
+    """``mask`` with ``card`` added; ``token``: the holding it was read from (None: the card alone)."""
     if mask >> card & 1:
-        raise ValueError(f"duplicated card {card_name(card)} in {token!r}")
+        raise ValueError(f"duplicated card {card_name(card)}" + (f" in {token!r}" if token else " (listed twice)"))
     return mask | (1 << card)
 
 
@@ -198,7 +199,7 @@ def _parse_token(token: str, mask: int) -> int:
         if ranks == "":
             raise ValueError(f"no ranks after the suit in {token!r}")
     else:
-        return _add(mask, parse_card(token), token)
+        return _add(mask, parse_card(token))
     for rank in _split_ranks(ranks, token):
         mask = _add(mask, card_bit(suit, rank), token)
     return mask
@@ -326,7 +327,7 @@ class CardSet:
         else:
             mask = 0
             for card in cards:
-                mask = _add(mask, card, card_name(card))
+                mask = _add(mask, card)
         self.mask = mask
 
     def __iter__(self) -> Iterator[int]:

@@ -198,7 +198,7 @@ def parse_objective(objective: str | Objective, k: int | None = None) -> tuple[O
         if rest.startswith(":"):
             digits = rest[1:]
             if not (digits.isascii() and digits.isdigit()):
-                raise ValueError(f"bad objective {objective!r}: expected exact:K with an integer K")
+                raise ValueError(f"bad objective {objective!r}: expected exact:K with a trick count K in 0..13")
             if k is not None and (isinstance(k, bool) or k != int(digits)):  # k was silently ignored
                 raise ValueError(f"objective {objective!r} and k={k!r} ask for different trick counts")
             k = int(digits)

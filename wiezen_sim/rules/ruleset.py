@@ -271,7 +271,9 @@ def get_rules(rules: str | Path | RuleSet = "tempelaere") -> RuleSet:
     path = Path(rules)
     if path.suffix != ".toml":
         if rules not in PRESETS:
-            raise ValueError(f"unknown rules preset {rules!r}; known: {', '.join(PRESETS)}")
+            raise ValueError(
+                f"unknown rules preset {rules!r} (neither a preset nor a .toml rules file); known: {', '.join(PRESETS)}"
+            )
         return PRESETS[str(rules)]
     data = read_toml(path, "rules file")
     base = get_rules(data.pop("preset", "tempelaere"))
