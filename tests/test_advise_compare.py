@@ -4,6 +4,7 @@ methods do not play, an honest paired interval at small n, and the cap on --samp
 
 from __future__ import annotations
 
+import io
 import itertools
 import json
 import math
@@ -119,11 +120,29 @@ def test_comparison_says_which_methods_recommendation_is_a_close_call():
     )
 
 
+def test_comparison_csv_carries_the_run_and_the_bid_values():
+    """README: CSV carries the hand, seat, seed, methods and recommendations as '#' lines before the table."""
+    comparison = _comparison()
+    comparison.meta["recommendations"] = {
+        "dd": {"bid": "pass", "ev_units": 0.0, "from": "bid values", "runner_up": "miserie", "p_order": 0.628},
+        "pimc": {"bid": "miserie", "ev_units": 30.0, "from": "bid values", "runner_up": "pass", "p_order": 0.999},
+    }
+    text = comparison.to_csv()
+    head = [line for line in text.splitlines() if line.startswith("# ")]
+    assert head[:4] == ["# hand S:5432 H:432 D:432 C:432, seat 0, turned AH, rules tempelaere",
+                        "# samples 6, seed 1, methods dd,pimc",
+                        "# recommendation dd pass (+0.00 units), from the bid values",
+                        "# recommendation pimc miserie (+30.00 units), from the bid values"]  # fmt: skip
+    assert head[4] == "# bid values (the other seats bid by the threshold bot):" and head[5].startswith("# bid,")
+    table = pd.read_csv(io.StringIO(text), comment="#")
+    assert list(table.contract) == ["miserie", "solo", "vraag"] and table.p_pimc[0] == 1.0
+
+
 def test_comparison_leaves_out_rows_never_made_and_names_them():
     out = _comparison().format_table()
     lines = out.splitlines()
     assert any(line.split()[:1] == ["miserie"] and "+30.00" in line for line in lines)
-    assert "never made under any method or no deal counted, not shown: solo in H, vraag in H" in out
+    assert "never made under any method or no deal counted, not shown: solo ♥, vraag ♥" in out
     assert not any(line.lstrip().startswith(("solo", "vraag")) for line in lines)
     assert "3 rows not compared: a vraag with a fixed partner seat" in out
     assert lines[0].startswith("hand S:5432 H:432 D:432 C:432  seat 0 (0)") and "no stop rule" in lines[1]
@@ -131,7 +150,7 @@ def test_comparison_leaves_out_rows_never_made_and_names_them():
     assert "dd: double dummy, pimc: played by four PIMC players" in key and "heuristic" not in key
     everything = _comparison().format_table(show_all=True)
     assert "not shown: solo" not in everything
-    assert any(line.lstrip().startswith("solo in H") and "-90.00" in line for line in everything.splitlines())
+    assert any(line.lstrip().startswith("solo ♥") and "-90.00" in line for line in everything.splitlines())
 
 
 def test_cli_compare_takes_methods_and_contracts(capsys):
@@ -151,7 +170,7 @@ def test_cli_compare_takes_methods_and_contracts(capsys):
     table = capsys.readouterr().out
     said = f"dd: miserie ({recs['dd']['ev_units']:+.1f} units)"
     assert f"recommended by each method (from its bid values): {said}" in table
-    assert "not shown: vraag in H" in table and "rows not compared: a vraag with a fixed partner seat" in table
+    assert "not shown: vraag ♥" in table and "rows not compared: a vraag with a fixed partner seat" in table
 
 
 def test_cli_play_method_says_what_it_does_not_play(capsys):

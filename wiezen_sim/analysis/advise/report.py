@@ -84,6 +84,18 @@ def _troel_trump(hand: str) -> str:
     return SUIT_SYMBOLS[missing[0]] if len(missing) == 1 else SUIT_SYMBOLS[SUITS.index("H")]
 
 
+def _label(row: dict, hand: str | None) -> str:
+    """An option (a row's ``contract`` and ``trump``) in words with its trump as a suit symbol, troel's as ``hand``
+    tells it (needed for troel only): ``abondance ♠``, ``troel ♥``, ``miserie``, ``pass``."""
+    trump = row.get("trump")
+    if row["contract"] == "troel":
+        assert hand is not None, "troel's trump is read from the hand"
+        trump = _troel_trump(hand)
+    elif isinstance(trump, str) and trump in SUITS:
+        trump = SUIT_SYMBOLS[SUITS.index(trump)]
+    return row["contract"] + (f" {trump}" if isinstance(trump, str) and trump else "")
+
+
 def _records(table: pd.DataFrame) -> list[dict]:
     """The table's rows as dicts, NaN as None (JSON null)."""
     return table.astype(object).where(table.notna(), None).to_dict(orient="records")
@@ -168,12 +180,7 @@ class Advice:
 
     def label(self, row: dict) -> str:
         """An option in words with its trump as a suit symbol: ``abondance ♠``, ``troel ♥``, ``miserie``, ``pass``."""
-        trump = row.get("trump")
-        if row["contract"] == "troel":
-            trump = _troel_trump(self.meta["hand"])
-        elif isinstance(trump, str) and trump in SUITS:
-            trump = SUIT_SYMBOLS[SUITS.index(trump)]
-        return row["contract"] + (f" {trump}" if isinstance(trump, str) and trump else "")
+        return _label(row, self.meta.get("hand"))
 
     def _ranked(self) -> list[dict]:
         """The options one may bid now (and pass where it is allowed), best expected value first."""
@@ -472,8 +479,21 @@ class Comparison:
                 "bids": None if self.bids is None else _records(self.bids)}  # fmt: skip
 
     def to_csv(self) -> str:
-        """The table as CSV, one line per row (floats to :data:`CSV_DIGITS` decimals, no trailing newline)."""
-        return self.table.round(CSV_DIGITS).to_csv(index=False).rstrip("\n")
+        """The table as CSV, one line per row (floats to :data:`CSV_DIGITS` decimals, no trailing newline), after
+        ``#`` comment lines with the position, the run, each method's recommendation and the bid values (as
+        :meth:`Advice.to_csv`)."""
+        m = self.meta
+        lines = [
+            f"hand {m['hand']}, seat {m['seat']}, turned {m['turned']}, rules {m['rules']}",
+            f"samples {m.get('deals', m['samples'])}, seed {m['seed']}, methods {','.join(m['methods'])}",
+            *(f"recommendation {method} {r['bid']} ({r['ev_units']:+.2f} units), from the {r['from']}"
+              for method, r in m.get("recommendations", {}).items()),
+        ]  # fmt: skip
+        if self.bids is not None:
+            lines.append(f"bid values (the other seats bid by the {m['bid_model']}):")
+            lines += self.bids.round(CSV_DIGITS).to_csv(index=False).rstrip("\n").splitlines()
+        head = "".join(f"# {line}\n" for line in lines)
+        return head + self.table.round(CSV_DIGITS).to_csv(index=False).rstrip("\n")
 
     def _verdict_lines(self) -> list[str]:
         """``recommended by each method: dd: vraag ♥ (+2.1 units) · pimc: pass (+0.0 units), a close call (better
@@ -528,7 +548,7 @@ class Comparison:
         first = methods[0]
         hidden = pd.Series(False, index=self.table.index) if show_all else self.hopeless()
         rows = self.table[~hidden]
-        shown = pd.DataFrame({"contract": [option_name(r) for r in _records(rows)]})
+        shown = pd.DataFrame({"contract": [_label(r, m["hand"]) for r in _records(rows)]})
         if "partner" in rows and rows["partner"].notna().any():
             shown["partner"] = rows["partner"].map(partner_words).to_numpy()
         if "level" in rows and rows["level"].notna().any():
@@ -558,7 +578,7 @@ class Comparison:
             shown.to_string(index=False) if len(rows) else "(no option shown)",
         ]
         if hidden.any():
-            names = ", ".join(option_name(r) for r in _records(self.table[hidden]))
+            names = ", ".join(_label(r, m["hand"]) for r in _records(self.table[hidden]))
             lines.append(f"never made under any method or no deal counted, not shown: {names} (--all shows every row)")
         if m.get("fixed_partner_rows"):
             lines.append(f"{m['fixed_partner_rows']} rows not compared: a vraag with a fixed partner seat (the "
