@@ -96,6 +96,16 @@ def _label(row: dict, hand: str | None) -> str:
     return row["contract"] + (f" {trump}" if isinstance(trump, str) and trump else "")
 
 
+def _commented_csv(lines: list[str], bids: pd.DataFrame | None, bid_model: str | None, table: pd.DataFrame) -> str:
+    """``table`` as CSV (floats to :data:`CSV_DIGITS` decimals, no trailing newline) after ``lines`` and the bid
+    values (if any, as CSV lines after their title) as ``#`` comment lines."""
+    if bids is not None:
+        lines = [*lines, f"bid values (the other seats bid by the {bid_model}):",
+                 *bids.round(CSV_DIGITS).to_csv(index=False).rstrip("\n").splitlines()]  # fmt: skip
+    head = "".join(f"# {line}\n" for line in lines)
+    return head + table.round(CSV_DIGITS).to_csv(index=False).rstrip("\n")
+
+
 def _records(table: pd.DataFrame) -> list[dict]:
     """The table's rows as dicts, NaN as None (JSON null)."""
     return table.astype(object).where(table.notna(), None).to_dict(orient="records")
@@ -329,16 +339,12 @@ class Advice:
             f"recommendation {option_name(rec)} ({rec['ev_units']:+.2f} units), "
             f"from the {m.get('recommended_from', 'table')}",
         ]
-        if self.bids is not None:  # the bid values, as CSV lines behind '# '
-            lines.append(f"bid values (the other seats bid by the {m['bid_model']}):")
-            lines += self.bids.round(CSV_DIGITS).to_csv(index=False).rstrip("\n").splitlines()
         return lines
 
     def to_csv(self) -> str:
         """The table as CSV, one line per row (floats to :data:`CSV_DIGITS` decimals, no trailing newline),
-        after ``#`` comment lines with the position, the run and the recommendation."""
-        head = "".join(f"# {line}\n" for line in self._comment())
-        return head + self.table.round(CSV_DIGITS).to_csv(index=False).rstrip("\n")
+        after ``#`` comment lines with the position, the run, the recommendation and the bid values."""
+        return _commented_csv(self._comment(), self.bids, self.meta.get("bid_model"), self.table)
 
     def format_table(self, show_all: bool = False) -> str:
         """A plain-text report: the position, the verdict, the table (biddable rows by expected value, pass,
@@ -489,11 +495,7 @@ class Comparison:
             *(f"recommendation {method} {r['bid']} ({r['ev_units']:+.2f} units), from the {r['from']}"
               for method, r in m.get("recommendations", {}).items()),
         ]  # fmt: skip
-        if self.bids is not None:
-            lines.append(f"bid values (the other seats bid by the {m['bid_model']}):")
-            lines += self.bids.round(CSV_DIGITS).to_csv(index=False).rstrip("\n").splitlines()
-        head = "".join(f"# {line}\n" for line in lines)
-        return head + self.table.round(CSV_DIGITS).to_csv(index=False).rstrip("\n")
+        return _commented_csv(lines, self.bids, m.get("bid_model"), self.table)
 
     def _verdict_lines(self) -> list[str]:
         """``recommended by each method: dd: vraag ♥ (+2.1 units) · pimc: pass (+0.0 units), a close call (better
