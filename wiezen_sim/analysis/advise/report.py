@@ -96,6 +96,11 @@ def _label(row: dict, hand: str | None) -> str:
     return row["contract"] + (f" {trump}" if isinstance(trump, str) and trump else "")
 
 
+def _position_line(meta: dict) -> str:
+    """The position of a run's meta as the CSV's first comment line says it."""
+    return f"hand {meta['hand']}, seat {meta['seat']}, turned {meta['turned']}, rules {meta['rules']}"
+
+
 def _commented_csv(lines: list[str], bids: pd.DataFrame | None, bid_model: str | None, table: pd.DataFrame) -> str:
     """``table`` as CSV (floats to :data:`CSV_DIGITS` decimals, no trailing newline) after ``lines`` and the bid
     values (if any, as CSV lines after their title) as ``#`` comment lines."""
@@ -255,7 +260,8 @@ class Advice:
         if self.bids is None:
             return []
         best = self.bid_label(self.recommendation)
-        contending = [b for b in self.bids.to_dict(orient="records") if b["n"] == self.bids["n"].max()]
+        most = self.bids["n"].max()
+        contending = [b for b in self.bids.to_dict(orient="records") if b["n"] == most]
         runner = None if self.runner_up is None else self.bid_label(self.runner_up)
         below = next((b["ev_units"] for b in contending if self.bid_label(b) == runner), -math.inf)
         return [self.bid_label(b) for b in contending if below < b["ev_units"] and self.bid_label(b) != best]
@@ -334,7 +340,7 @@ class Advice:
         m, rec = self.meta, self.recommendation
         lines = [
             *([self.partial_note()] if m.get("partial") else []),
-            f"hand {m['hand']}, seat {m['seat']}, turned {m['turned']}, rules {m['rules']}",
+            _position_line(m),
             f"samples {m.get('deals', m['samples'])}, seed {m['seed']}, method {m['method']}",
             f"recommendation {option_name(rec)} ({rec['ev_units']:+.2f} units), "
             f"from the {m.get('recommended_from', 'table')}",
@@ -490,7 +496,7 @@ class Comparison:
         :meth:`Advice.to_csv`)."""
         m = self.meta
         lines = [
-            f"hand {m['hand']}, seat {m['seat']}, turned {m['turned']}, rules {m['rules']}",
+            _position_line(m),
             f"samples {m.get('deals', m['samples'])}, seed {m['seed']}, methods {','.join(m['methods'])}",
             *(f"recommendation {method} {r['bid']} ({r['ev_units']:+.2f} units), from the {r['from']}"
               for method, r in m.get("recommendations", {}).items()),
