@@ -17,6 +17,7 @@ from wiezen_sim.analysis.advise.stopping import (
     contending_discards,
     in_contention,
     p_better,
+    progress_note,
     round_ends,
 )
 from wiezen_sim.analysis.stats import prob_greater
@@ -41,12 +42,12 @@ def test_a_dominated_option_stops_and_a_close_one_keeps_the_run_going():
     dominated = best - 30 + rng.normal(0, 1, 64)
     close = best + rng.normal(0, 5, 64)
     options = [("solo", best, 0.01), ("pass", np.zeros(64), 0.0), ("miserie", dominated, 0.01)]
-    keep, settled = in_contention(options, 0)
+    keep, settled, _, _ = in_contention(options, 0)
     assert keep == {"solo"} and settled  # pass (0 < 10 by far) and miserie are dominated
-    keep, settled = in_contention([*options, ("vraag", close, 0.01)], 0)
+    keep, settled, _, _ = in_contention([*options, ("vraag", close, 0.01)], 0)
     assert keep == {"solo", "vraag"} and not settled
     # a contending row whose interval of P(success) is still wide keeps the run going
-    keep, settled = in_contention([("solo", best, HALF_WIDTH + 0.01), ("pass", np.zeros(64), 0.0)], 0)
+    keep, settled, _, _ = in_contention([("solo", best, HALF_WIDTH + 0.01), ("pass", np.zeros(64), 0.0)], 0)
     assert keep == {"solo"} and not settled
     assert 0.99 < DOMINATED < 1
 
@@ -59,11 +60,11 @@ def test_a_contract_dropped_in_an_earlier_round_does_not_hold_the_run_open():
     frozen = leader[:FIRST_LOOK] - 5 + rng.normal(0, 12, FIRST_LOOK)  # asked on the first 8 deals only
     options = [("open_miserie", leader, 0.04), ("pass", np.zeros(200), 0.0), ("vraag", frozen, 0.3)]
     assert p_better(leader, frozen) < DOMINATED and prob_greater(leader[:FIRST_LOOK] - frozen) < DECIDED
-    keep, settled = in_contention(options, 0)
+    keep, settled, _, _ = in_contention(options, 0)
     assert "vraag" in keep and not settled  # still asked: it keeps the run going
-    keep, settled = in_contention(options, 0, frozenset({"vraag"}))
+    keep, settled, _, _ = in_contention(options, 0, frozenset({"vraag"}))
     assert keep == {"open_miserie"} and settled
-    keep, _ = in_contention(options, 0, frozenset({"open_miserie"}))  # the recommendation itself is never dropped
+    keep, *_ = in_contention(options, 0, frozenset({"open_miserie"}))  # the recommendation itself is never dropped
     assert "open_miserie" in keep
 
 
@@ -102,13 +103,39 @@ def test_dominance_is_a_student_t_test_and_needs_the_first_look():
     # an option dominated by the normal approximation but not by the t-test stays in contention at the first look
     loser = -np.array([1.0, 0.0, 2.0, 0.5, 1.5, 3.0, 0.2, 2.8])
     assert prob_greater(-loser) >= DOMINATED > p_better(zeros, loser)
-    keep, _ = in_contention([("pass", zeros, 0.0), ("solo", loser, 0.1)], 0)
+    keep, *_ = in_contention([("pass", zeros, 0.0), ("solo", loser, 0.1)], 0)
     assert keep == {"pass", "solo"}
 
 
-def test_stop_rule_rows_and_reproducibility(compiled_kernels):
+def test_the_progress_note_says_how_far_the_stop_rule_is():
+    """After a round the bar says who leads, how sure (the least P over the options in contention) and how wide
+    the widest interval still is, each against what the rule needs; what is met is not asked for."""
+    rng = np.random.default_rng(0)
+    best = rng.normal(10, 5, 64)
+    close = best + rng.normal(0, 5, 64)
+    options = [("solo", best, 0.07), ("vraag", close, 0.01), ("pass", np.zeros(64), 0.0)]
+    state = in_contention(options, 0)
+    p_close = prob_greater(best - close)
+    assert state.p_decided == p_close < DECIDED and state.widest == 0.07 and not state.settled
+    assert state.contracts == {"solo", "vraag"}  # pass is dominated
+    note = progress_note("solo ♥", "vraag ♥", state)
+    assert note == f"solo ♥ leads vraag ♥ at P {p_close:.3f} (needs {DECIDED}), intervals ±0.07 (needs ±{HALF_WIDTH})"
+    decided = in_contention([options[0], options[2]], 0)  # pass far behind: only the interval is missing
+    assert decided.p_decided >= DECIDED and not decided.settled
+    assert (
+        progress_note("solo ♥", "pass", decided)
+        == f"solo ♥ leads pass at P 1.000, intervals ±0.07 (needs ±{HALF_WIDTH})"
+    )
+    narrow = in_contention([("solo", best, 0.01), options[1]], 0)
+    assert progress_note("solo ♥", "vraag ♥", narrow) == f"solo ♥ leads vraag ♥ at P {p_close:.3f} (needs {DECIDED})"
+    assert progress_note("troel ♣", None, in_contention([("troel", best, 0.01)], 0)) == "troel ♣ leads"
+
+
+def test_stop_rule_rows_and_reproducibility(compiled_kernels, capsys):
     kwargs = {"samples": 100, "seed": 11, "contracts": ["solo", "miserie"], "progress": False}
-    one = advise(HAND, "eldest", "7S", n_jobs=1, **kwargs)
+    one = advise(HAND, "eldest", "7S", n_jobs=1, **{**kwargs, "progress": True})
+    # the bar said after each round how far the stop rule was: solo's interval still too wide
+    assert "solo ♠ leads pass at P 1.000, intervals ±" in capsys.readouterr().err
     two = advise(HAND, "eldest", "7S", n_jobs=2, batch_size=7, **kwargs)
     worker = advise(HAND, "eldest", "7S", n_jobs=1, backend="loky", **kwargs)  # one worker process, as the CLI
     for other in (two, worker):  # same rounds, same numbers, any jobs, batches or backend
@@ -210,11 +237,11 @@ def test_an_option_equal_to_the_best_on_every_deal_does_not_keep_the_run_going()
     rng = np.random.default_rng(1)
     best = rng.normal(10, 5, 64)
     options = [("abondance", best, 0.01), ("pass", np.zeros(64), 0.0), ("abondance_in_troef", best.copy(), 0.01)]
-    keep, settled = in_contention(options, 0)
+    keep, settled, _, _ = in_contention(options, 0)
     assert keep == {"abondance", "abondance_in_troef"} and settled
     almost = best.copy()
     almost[0] -= 1.0  # one deal differs: a real runner-up, too close to call
-    keep, settled = in_contention([*options[:2], ("abondance_in_troef", almost, 0.01)], 0)
+    keep, settled, _, _ = in_contention([*options[:2], ("abondance_in_troef", almost, 0.01)], 0)
     assert keep == {"abondance", "abondance_in_troef"} and not settled
 
 

@@ -254,12 +254,13 @@ def progress_bar(total: int, desc: str, show: bool | None = None, ceiling: bool 
     processes, the kernels loaded) counts. ``initial`` samples, finished by an earlier run,
     are not counted in the rate either. ``ceiling``: the run may stop earlier by itself, so
     the bar reads ``120 of at most 1000`` and ``at most 01:13 left``. ``show``: None = only
-    when stderr is a terminal.
+    when stderr is a terminal. A note set with ``set_postfix_str`` follows after a comma (the advisor's
+    stop rule: how far it is from stopping).
     """
     if ceiling:
-        form = "{desc}: {n_fmt} of at most {total_fmt} |{bar}| {elapsed} elapsed, at most {remaining} left"
+        form = "{desc}: {n_fmt} of at most {total_fmt} |{bar}| {elapsed} elapsed, at most {remaining} left{postfix}"
     else:
-        form = "{desc}: {n_fmt}/{total_fmt} |{bar}| {elapsed} elapsed, {remaining} left"
+        form = "{desc}: {n_fmt}/{total_fmt} |{bar}| {elapsed} elapsed, {remaining} left{postfix}"
     show = sys.stderr.isatty() if show is None else show
     return _Bar(total=total, desc=desc, disable=not show, file=sys.stderr, bar_format=form, initial=initial)
 

@@ -20,12 +20,13 @@ from wiezen_sim.analysis.advise.bids import TROEL_ONLY, PassedDeals, needed
 from wiezen_sim.analysis.advise.dd_table import PARTNER_ROWS
 from wiezen_sim.analysis.advise.options import BidRows, OptionRows, bid_rows, dd_rows, play_rows, question
 from wiezen_sim.analysis.advise.play import DealBatch, check_accept_tricks, default_model
-from wiezen_sim.analysis.advise.report import Advice
+from wiezen_sim.analysis.advise.report import Advice, bid_label
 from wiezen_sim.analysis.advise.stopping import (
     ROUND_FIRST,
     Option,
     contending_discards,
     in_contention,
+    progress_note,
     round_ends,
     settles_alike,
 )
@@ -277,15 +278,19 @@ def advise(
             rows = _rows(build, rounds, mask, p, card, rule_set)
             start = end
             if end < samples:
-                _, _, _, options = recommend(rows, obliged, bids_of(rows))
-                kept, settled = in_contention(options, 0, valued_first - valued)
-                valued &= kept  # the bids in contention, and the table questions they need
+                leader, runner, _, options = recommend(rows, obliged, bids_of(rows))
+                state = in_contention(options, 0, valued_first - valued)
+                valued &= state.contracts  # the bids in contention, and the table questions they need
                 asked = (set(needed(frozenset(valued))) | ({PARTNER_ROWS} if end < ROUND_FIRST else set())) & asked
                 if method == "dd" and "kleine_miserie" in asked:
                     made = _merge([answers for _, _, answers in rounds])["kleine"]
                     discards = contending_discards(made, discards or (True,) * made.shape[1])
-                if settled and end >= ROUND_FIRST:
+                if state.settled and end >= ROUND_FIRST:
                     break
+                hand = hand_name(mask)
+                bar.set_postfix_str(
+                    progress_note(bid_label(leader, hand), bid_label(runner, hand) if runner else None, state)
+                )
     return result(rows, partial=False)
 
 

@@ -28,7 +28,7 @@ from wiezen_sim.rules.contracts import contract_spec
 from wiezen_sim.solvers.worlds import PILOT
 from wiezen_sim.vocabulary import DEALER, ELDEST, parse_seat, seat_name
 
-__all__ = ["METHOD_WORDS", "Advice", "Comparison", "describe_pimc", "option_name", "partner_words"]
+__all__ = ["METHOD_WORDS", "Advice", "Comparison", "bid_label", "describe_pimc", "option_name", "partner_words"]
 
 CSV_DIGITS = 4  # decimals of the floats in CSV
 VERDICT_OPTIONS = 3  # options in the verdict line besides pass
@@ -94,6 +94,14 @@ def _label(row: dict, hand: str | None) -> str:
     elif isinstance(trump, str) and trump in SUITS:
         trump = SUIT_SYMBOLS[SUITS.index(trump)]
     return row["contract"] + (f" {trump}" if isinstance(trump, str) and trump else "")
+
+
+def bid_label(row: dict, hand: str | None) -> str:
+    """A bid (a row's ``contract``, ``trump`` and ``level``) in words: the option's label (``_label``) with its
+    abondance level: ``abondance 10 ♠``, ``vraag ♥``, ``pass``; ``hand`` as in ``_label``."""
+    level = row.get("level")
+    name = row["contract"] if level is None or level != level else f"{row['contract']} {int(level)}"
+    return _label({**row, "contract": name}, hand)
 
 
 def _position_line(meta: dict) -> str:
@@ -206,9 +214,7 @@ class Advice:
 
     def bid_label(self, row: dict) -> str:
         """A bid in words: :meth:`label` with its abondance level: ``abondance 10 ♠``, ``vraag ♥``, ``pass``."""
-        level = row.get("level")
-        name = row["contract"] if level is None or level != level else f"{row['contract']} {int(level)}"
-        return self.label({**row, "contract": name})
+        return bid_label(row, self.meta.get("hand"))
 
     def verdict(self) -> str:
         """The short answer: the recommendation (``yes``), then the other best options by expected value, e.g.

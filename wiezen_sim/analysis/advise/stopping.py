@@ -49,6 +49,7 @@ row is exact double dummy over the first ``n`` sampled deals.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 from scipy.special import stdtr
@@ -62,10 +63,12 @@ __all__ = [
     "FIRST_LOOK",
     "HALF_WIDTH",
     "ROUND_FIRST",
+    "Contention",
     "Option",
     "contending_discards",
     "in_contention",
     "p_better",
+    "progress_note",
     "round_ends",
     "settles_alike",
 ]
@@ -129,7 +132,27 @@ def settles_alike(a: np.ndarray, b: np.ndarray) -> bool:
     return bool(np.array_equal(a[:n], b[:n]))
 
 
-def in_contention(options: Sequence[Option], best: int, dropped: frozenset[str] = frozenset()) -> tuple[set[str], bool]:
+class Contention(NamedTuple):
+    """What the stop rule found after a round (:func:`in_contention`).
+
+    Attributes:
+        contracts: the contract names with at least one option that is not dominated (the best one's
+            included): the contracts still asked.
+        settled: whether the stop rule is met (module docstring).
+        p_decided: the least P(recommendation better) over the other options still in contention (the
+            paired normal approximation; 1.0 when there is none): the run may stop once it reaches
+            :data:`DECIDED`.
+        widest: the widest Wilson 95 % half-width of P(success) among the rows still in contention: the run
+            may stop once it is at most :data:`HALF_WIDTH`.
+    """
+
+    contracts: set[str]
+    settled: bool
+    p_decided: float
+    widest: float
+
+
+def in_contention(options: Sequence[Option], best: int, dropped: frozenset[str] = frozenset()) -> Contention:
     """The contracts still worth asking, and whether the run may stop.
 
     Args:
@@ -141,31 +164,38 @@ def in_contention(options: Sequence[Option], best: int, dropped: frozenset[str] 
             options stay out (module docstring), unless one is the recommendation.
 
     Returns:
-        ``(contracts, settled)``: the contract names with at least one option that is not
-        dominated (the best one's included), and whether the stop rule is met (module
-        docstring).
+        The contracts still asked, whether the stop rule is met and how far it is (:class:`Contention`).
     """
     best_ev = options[best][1]
     keep: set[str] = set()
-    settled = True
+    widest = 0.0
     runner_p = 1.0
     for i, (contract, ev, half) in enumerate(options):
-        if i == best:
-            keep.add(contract)
-            settled = settled and half <= HALF_WIDTH
-            continue
-        if contract in dropped:
-            continue
-        if settles_alike(best_ev, ev):
-            keep.add(contract)
-            settled = settled and half <= HALF_WIDTH
-            continue
-        n = min(len(best_ev), len(ev))
-        runner_p = min(runner_p, prob_greater(best_ev[:n] - ev[:n]))
-        if p_better(best_ev, ev) < DOMINATED:
-            keep.add(contract)
-            settled = settled and half <= HALF_WIDTH
-    return keep, settled and runner_p >= DECIDED
+        if i != best:
+            if contract in dropped:
+                continue
+            if not settles_alike(best_ev, ev):
+                n = min(len(best_ev), len(ev))
+                runner_p = min(runner_p, prob_greater(best_ev[:n] - ev[:n]))
+                if p_better(best_ev, ev) >= DOMINATED:
+                    continue
+        keep.add(contract)
+        widest = max(widest, half)
+    return Contention(keep, widest <= HALF_WIDTH and runner_p >= DECIDED, runner_p, widest)
+
+
+def progress_note(best: str, runner: str | None, state: Contention) -> str:
+    """The stop rule's progress after a round, in words, for the progress bar: the leading bid and the next
+    one, with how sure the lead is and how narrow the intervals are against what the rule needs, e.g.
+    ``pico leads vraag ♥ at P 0.953 (needs 0.99), intervals ±0.07 (needs ±0.05)``. ``best``, ``runner``: the
+    two options in words (``runner`` None: no runner-up); the P is ``state.p_decided``, over every option
+    still in contention (mostly the runner-up's)."""
+    lead = f"{best} leads"
+    if runner:
+        lead += f" {runner} at P {state.p_decided:.3f}" + (f" (needs {DECIDED})" if state.p_decided < DECIDED else "")
+    if state.widest > HALF_WIDTH:
+        lead += f", intervals ±{state.widest:.2f} (needs ±{HALF_WIDTH})"
+    return lead
 
 
 def contending_discards(made: np.ndarray, asked: tuple[bool, ...]) -> tuple[bool, ...]:
