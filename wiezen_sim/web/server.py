@@ -242,6 +242,8 @@ async def _relay(websocket: WebSocket, process: BaseProcess, connection: Connect
                 await asyncio.to_thread(process.join)
                 message = {"type": "error", "message": f"the computation stopped (exit code {process.exitcode})"}
             if message["type"] in ("result", "error"):
+                # the job is out of the running set before the page hears: a new run may start at once
+                await asyncio.shield(jobs.stop(process))
                 await _finish(websocket, message)
                 return
             await websocket.send_json(message)
