@@ -204,6 +204,7 @@ def advise(
     bounded = stop and samples > ROUND_FIRST
     bar = progress_bar(samples, "sampled deals", progress, ceiling=bounded)
     valued_first = frozenset(valued)
+    hand_text = hand_name(mask)  # the hand as the report names it
 
     def finished(done: int) -> None:
         bar.update(done - bar.n)
@@ -235,7 +236,7 @@ def advise(
                     "bid_auction_contradicted": int(res["bid_auction_contradicted"].sum())}  # fmt: skip
         deals = rounds[-1][0]
         meta = {
-            "hand": hand_name(mask),
+            "hand": hand_text,
             "seat": seat_name(p),
             "turned": card_name(card),
             "rules": rule_set.name,
@@ -287,9 +288,8 @@ def advise(
                     discards = contending_discards(made, discards or (True,) * made.shape[1])
                 if state.settled and end >= ROUND_FIRST:
                     break
-                hand = hand_name(mask)
                 bar.set_postfix_str(
-                    progress_note(bid_label(leader, hand), bid_label(runner, hand) if runner else None, state)
+                    progress_note(bid_label(leader, hand_text), bid_label(runner, hand_text) if runner else None, state)
                 )
     return result(rows, partial=False)
 
