@@ -159,6 +159,19 @@ def test_the_time_left_counts_from_the_first_result():
     assert "11 of at most 100" in text and "at most" in text.split("elapsed")[1]
 
 
+def test_a_note_is_a_line_of_its_own_above_the_bar(capsys):
+    """A note (the advisor's stop rule after a round) is printed whole on its own line, not on the bar's line,
+    where a narrow terminal would cut it off; a hidden bar prints nothing."""
+    note = "after 64 sampled deals: vraag ♠ leads pico at P 0.859 (needs 0.99), intervals ±0.12 (needs ±0.05)"
+    with progress_bar(100, "deals", show=True, ceiling=True) as bar:
+        bar.update(64)
+        bar.note(note)
+    assert note + "\n" in capsys.readouterr().err
+    with progress_bar(100, "deals", show=False) as bar:
+        bar.note(note)
+    assert capsys.readouterr().err == ""
+
+
 WARM_MODULE = "wiezen_sim.analysis.charts"  # matplotlib: imported by no task of these tests
 
 

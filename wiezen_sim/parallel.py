@@ -39,6 +39,7 @@ __all__ = [
     "BACKENDS",
     "BATCH_SECONDS",
     "Interrupted",
+    "ProgressBar",
     "check_batch_size",
     "progress_bar",
     "resolve_backend",
@@ -246,27 +247,29 @@ def run_tasks(
                     break
 
 
-def progress_bar(total: int, desc: str, show: bool | None = None, ceiling: bool = False, initial: int = 0) -> tqdm:
+def progress_bar(
+    total: int, desc: str, show: bool | None = None, ceiling: bool = False, initial: int = 0
+) -> ProgressBar:
     """A progress bar on stderr: ``desc: 120/1000 |███   | 00:10 elapsed, 01:13 left``.
 
-    The time left is the work left at the mean rate since the first update (:class:`_Bar`):
+    The time left is the work left at the mean rate since the first update (:class:`ProgressBar`):
     neither a recent burst nor the start-up before the first result (imports, worker
     processes, the kernels loaded) counts. ``initial`` samples, finished by an earlier run,
     are not counted in the rate either. ``ceiling``: the run may stop earlier by itself, so
     the bar reads ``120 of at most 1000`` and ``at most 01:13 left``. ``show``: None = only
-    when stderr is a terminal. A note set with ``set_postfix_str`` follows after a comma (the advisor's
-    stop rule: how far it is from stopping).
+    when stderr is a terminal. :meth:`ProgressBar.note` prints a line above the bar (the advisor's stop rule after
+    each round: how far it is from stopping).
     """
     if ceiling:
-        form = "{desc}: {n_fmt} of at most {total_fmt} |{bar}| {elapsed} elapsed, at most {remaining} left{postfix}"
+        form = "{desc}: {n_fmt} of at most {total_fmt} |{bar}| {elapsed} elapsed, at most {remaining} left"
     else:
-        form = "{desc}: {n_fmt}/{total_fmt} |{bar}| {elapsed} elapsed, {remaining} left{postfix}"
+        form = "{desc}: {n_fmt}/{total_fmt} |{bar}| {elapsed} elapsed, {remaining} left"
     show = sys.stderr.isatty() if show is None else show
-    return _Bar(total=total, desc=desc, disable=not show, file=sys.stderr, bar_format=form, initial=initial)
+    return ProgressBar(total=total, desc=desc, disable=not show, file=sys.stderr, bar_format=form, initial=initial)
 
 
-class _Bar(tqdm):
-    """tqdm whose rate (and so the time left) is the mean since the first update."""
+class ProgressBar(tqdm):
+    """tqdm whose rate (and so the time left) is the mean since the first update, with notes above it."""
 
     def __init__(self, **kwargs: Any) -> None:
         self.first: tuple[float, float] | None = None  # (time, count) at the first update
@@ -276,6 +279,12 @@ class _Bar(tqdm):
         if self.first is None and n:
             self.first = (time.time(), self.n + n)
         return super().update(n)
+
+    def note(self, text: str) -> None:
+        """``text`` on a line of its own above the bar, when the bar is shown: a narrow terminal wraps it,
+        where it would cut off a note on the bar's own line."""
+        if not self.disable:
+            self.write(text, file=self.fp)
 
     @property
     def format_dict(self) -> MutableMapping[str, Any]:

@@ -288,9 +288,10 @@ def advise(
                     discards = contending_discards(made, discards or (True,) * made.shape[1])
                 if state.settled and end >= ROUND_FIRST:
                     break
-                bar.set_postfix_str(
-                    progress_note(bid_label(leader, hand_text), bid_label(runner, hand_text) if runner else None, state)
+                note = progress_note(
+                    bid_label(leader, hand_text), bid_label(runner, hand_text) if runner else None, state
                 )
+                bar.note(f"after {end} sampled deals: {note}")
     return result(rows, partial=False)
 
 
