@@ -341,9 +341,11 @@ def test_two_jobs_at_once_both_finish(client: TestClient) -> None:
         assert len(jobs.running - before) == 2  # side by side, each in its own process
         results = []
         for ws in sockets:
+            notes = []
             while (message := ws.receive_json())["type"] == "progress":
-                pass
+                notes += [message["note"]] if "note" in message else []
             results.append(message)
+            assert len(notes) == 2 and all(" leads " in note for note in notes), notes  # after 8 and 16 deals
     for result, seed in zip(results, (1, 2), strict=True):
         assert result["type"] == "result"
         direct = advise(EXAMPLE["hand"], EXAMPLE["seat"], EXAMPLE["turned"], samples=30, seed=seed, n_jobs=1)
@@ -354,8 +356,12 @@ def test_on_progress_counts_the_deals_and_changes_nothing() -> None:
     seen: list[int] = []
     position = (EXAMPLE["hand"], EXAMPLE["seat"], EXAMPLE["turned"])
     options = {"samples": 30, "seed": 4, "contracts": ("solo", "miserie"), "progress": False}
-    with_hook = advise(*position, n_jobs=1, batch_size=12, on_progress=seen.append, **options)
+    rounds: list[tuple[int, str]] = []
+    with_hook = advise(*position, n_jobs=1, batch_size=12, on_progress=seen.append,
+                       on_round=lambda done, note: rounds.append((done, note)), **options)  # fmt: skip
     assert seen == [8, 16, 28, 30]  # the rounds end at 8, 16 and 30 deals; batches of at most 12 within them
+    # the stop rule judged the rounds before the last (it may stop from 32 deals on): how far it was, in words
+    assert [done for done, _ in rounds] == [8, 16] and all(" leads " in note for _, note in rounds), rounds
     without = advise(*position, n_jobs=1, **options)
     assert with_hook.to_dict() == without.to_dict()
 

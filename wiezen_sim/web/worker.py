@@ -4,8 +4,9 @@ Each computation of the web page runs in its own process (started by
 :mod:`wiezen_sim.web.server`), which sends dict messages on a ``multiprocessing``
 connection:
 
-- ``{"type": "progress", "done": k}`` after each batch of sampled deals (Wiezen only;
-  the Romanian advisor has no progress hook);
+- ``{"type": "progress", "done": k}`` after each batch of sampled deals, and
+  ``{"type": "progress", "done": k, "note": ...}`` after each round the stop rule judged (how far
+  it is from stopping, as the CLI's bar says) (Wiezen only; the Romanian advisor has no progress hook);
 - then either ``{"type": "result", ...}`` or ``{"type": "error", "message": ...}``
   (one line: the advisor's ``ValueError``, or the name of an unexpected exception,
   whose traceback goes to the server's log);
@@ -65,7 +66,8 @@ def run_wiezen(conn: Connection, kwargs: dict, n_jobs: int) -> None:
     changes no number), so that the progress bar moves on slow hands too.
     """
     batch = max(1, min(25, kwargs["samples"] // 100)) if kwargs["method"] == "dd" else None
-    options = {"n_jobs": n_jobs, "batch_size": batch, "progress": False, "on_progress": _progress(conn)}
+    options = {"n_jobs": n_jobs, "batch_size": batch, "progress": False, "on_progress": _progress(conn),
+               "on_round": _round(conn)}  # fmt: skip
     _run(conn, lambda: advise(**kwargs, **options), _wiezen_result)
 
 
@@ -76,6 +78,10 @@ def run_romanian(conn: Connection, kwargs: dict, n_jobs: int) -> None:
 
 def _progress(conn: Connection):
     return lambda done: conn.send({"type": "progress", "done": int(done)})
+
+
+def _round(conn: Connection):
+    return lambda done, note: conn.send({"type": "progress", "done": int(done), "note": note})
 
 
 def _run(conn: Connection, compute: Callable[[], object], present: Callable[[Any], dict]) -> None:

@@ -86,6 +86,7 @@ def advise(
     stop: bool = True,
     on_progress: Callable[[int], None] | None = None,
     model: AuctionModel | None = None,
+    on_round: Callable[[int, str], None] | None = None,
 ) -> Advice:
     """Estimate every contract this hand could declare, and what each bid it can make now is worth, by Monte Carlo
     double dummy (issues 4, 19; RULES.md 1.3–1.7).
@@ -143,6 +144,9 @@ def advise(
             :func:`~wiezen_sim.analysis.advise.play.default_model`): ``pimc``'s players read the auction
             with it, and with ``dd`` it bids the rest of the auction for the bid values (only its
             ``__call__`` is used there).
+        on_round: called after each round that the stop rule judged and did not stop at, with the sampled
+            deals so far and how far the rule is from stopping, in words (the note the progress bar prints,
+            :func:`~wiezen_sim.analysis.advise.stopping.progress_note`).
 
     Returns:
         :class:`~wiezen_sim.analysis.advise.report.Advice`. ``table`` (pandas.DataFrame),
@@ -187,6 +191,8 @@ def advise(
     check_batch_size(batch_size)
     if on_progress is not None and not callable(on_progress):
         raise ValueError(f"on_progress must be a function of the deals finished, got {on_progress!r}")
+    if on_round is not None and not callable(on_round):
+        raise ValueError(f"on_round must be a function of the deals finished and a note, got {on_round!r}")
     backend = resolve_backend(backend, n_jobs)
     seed = resolve_seed(seed)
     auction_model = model or default_model(accept_tricks)
@@ -292,6 +298,8 @@ def advise(
                     bid_label(leader, hand_text), bid_label(runner, hand_text) if runner else None, state
                 )
                 bar.note(f"after {end} sampled deals: {note}")
+                if on_round is not None:
+                    on_round(end, note)
     return result(rows, partial=False)
 
 

@@ -141,6 +141,7 @@ class Panel {
     progress.removeAttribute("value");
     socket.onopen = () => socket.send(JSON.stringify(values));
     let answered = false;
+    let note = "";
     socket.onmessage = (event) => {
       const msg = JSON.parse(event.data);
       answered = answered || !["started", "progress"].includes(msg.type);
@@ -159,7 +160,9 @@ class Panel {
         this.status(`running ${upTo}${msg.samples.toLocaleString()} sampled deals, seed ${msg.seed}…`);
       } else if (msg.type === "progress") {
         progress.value = msg.done;
-        this.status(`${msg.done.toLocaleString()} deals of at most ${this.samples.toLocaleString()}`);
+        if (msg.note) note = msg.note; // after a round: how far the stop rule is from stopping
+        const deals = `${msg.done.toLocaleString()} deals of at most ${this.samples.toLocaleString()}`;
+        this.status(note ? `${deals}; ${note}` : deals);
       } else if (msg.type === "error") {
         $(`${this.kind}-form-error`).textContent = msg.message;
         this.status("");
