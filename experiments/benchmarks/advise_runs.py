@@ -21,6 +21,8 @@ busy machine it is an overestimate).
 A hand whose run passes ``--budget`` CPU seconds is stopped (a CPU-time timer, which acts only between two
 solver questions: a single long question runs on past it) and reported as
 ``over_budget`` with its time as a lower bound (never as fast); its deals are then unknown.
+Every double-dummy question of the run is timed by who asked it (the contract table or the bid values) and by
+kind (:class:`QuestionClock`), per hand and as shares of the CPU over the hands (``question_share_of_cpu``).
 Results go to results/benchmarks/advise_runs.json after every hand, each hand with the commit it was run at
 (``--resume`` keeps the hands of an earlier file with the same settings, whatever their commit: resume only
 across commits that leave the advisor's numbers and costs alone; ``commits`` in the summary lists them).
@@ -46,7 +48,7 @@ ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "results" / "benchmarks" / "advise_runs.json"
 sys.path.insert(0, str(ROOT))
 
-from experiments.benchmarks.advise_suite import dds_solve_s, projected_wall_s  # noqa: E402
+from experiments.benchmarks.advise_suite import Question, dds_solve_s, projected_wall_s, question_kind  # noqa: E402
 from experiments.benchmarks.hand_suite import DEFAULT_SEED, Position, suite_positions  # noqa: E402
 from wiezen_sim.analysis.advise import advise  # noqa: E402
 from wiezen_sim.analysis.advise.bids import PassedDeals  # noqa: E402
@@ -56,6 +58,8 @@ from wiezen_sim.analysis.advise.report import option_name  # noqa: E402
 from wiezen_sim.analysis.provenance import git_commit, machine_info, package_versions  # noqa: E402
 from wiezen_sim.cards import card_suit  # noqa: E402
 from wiezen_sim.rules.ruleset import get_rules  # noqa: E402
+from wiezen_sim.solvers.dd import DDSolver, parse_side, parse_trump  # noqa: E402
+from wiezen_sim.vocabulary import objective_name, parse_objective  # noqa: E402
 
 SEED = 1  # advise's default seed
 # advise's default accept_tricks: its bidding model's, which decides the deals it samples
@@ -84,6 +88,59 @@ def startup_wall_s() -> float:
     return min(times)
 
 
+class QuestionClock:
+    """CPU seconds and counts of the run's double-dummy questions, by who asked them (``table``: the contract
+    table, ``dd_table.py``; ``bid_values``: the rest of the auction, ``bids.py``) and by kind
+    (``advise_suite.question_kind``), from wrappers around ``DDSolver.solve`` and ``can_force`` while inside.
+    The whole run is seen, every round and every rare question (another seat's misère in the bid values),
+    where advise_suite.py's family split sees the whole table on a few deals."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+        self.counts: dict[str, int] = {}
+
+    def __enter__(self) -> QuestionClock:
+        self.saved = DDSolver.solve, DDSolver.can_force
+        solve, can_force = self.saved
+        clock = self
+
+        def timed_solve(solver, hands, trump, leader, side, objective="max", k=None, trick=(), played=()):
+            t0 = time.process_time()
+            answer = solve(solver, hands, trump, leader, side, objective, k, trick, played)
+            seconds = time.process_time() - t0
+            goal, k = parse_objective(objective, k)
+            clock.add(Question("solve", tuple(int(h) for h in hands), parse_trump(trump), leader, parse_side(side),
+                               objective_name(goal, k), None, tuple(trick)), seconds)  # fmt: skip
+            return answer
+
+        def timed_can_force(solver, hands, trump, leader, side, target, objective="max", trick=()):
+            t0 = time.process_time()
+            answer = can_force(solver, hands, trump, leader, side, target, objective, trick)
+            seconds = time.process_time() - t0
+            goal = objective_name(parse_objective(objective)[0])
+            clock.add(Question("can_force", tuple(int(h) for h in hands), parse_trump(trump), leader,
+                               parse_side(side), goal, int(target), tuple(trick)), seconds)  # fmt: skip
+            return answer
+
+        DDSolver.solve, DDSolver.can_force = timed_solve, timed_can_force
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        DDSolver.solve, DDSolver.can_force = self.saved
+
+    def add(self, q: Question, seconds: float) -> None:
+        frame, source = sys._getframe(2), "other"
+        while frame is not None:
+            name = Path(frame.f_code.co_filename).name
+            if name in ("bids.py", "dd_table.py"):
+                source = "bid_values" if name == "bids.py" else "table"
+                break
+            frame = frame.f_back
+        key = f"{source}:{question_kind(q)}"
+        self.seconds[key] = self.seconds.get(key, 0.0) + seconds
+        self.counts[key] = self.counts.get(key, 0) + 1
+
+
 def run_position(pos: Position, budget_s: float, commit: str | None) -> dict:
     """The default advise run of one position: CPU seconds, deals, recommendation, and DDS on the same deals.
 
@@ -91,11 +148,13 @@ def run_position(pos: Position, budget_s: float, commit: str | None) -> dict:
     signal.signal(signal.SIGPROF, _over_budget)
     signal.setitimer(signal.ITIMER_PROF, budget_s)
     t0 = time.process_time()
+    clock = QuestionClock()
     try:
-        advice = advise(pos.hand, pos.seat, pos.turned, seed=SEED, n_jobs=1, progress=False)
+        with clock:
+            advice = advise(pos.hand, pos.seat, pos.turned, seed=SEED, n_jobs=1, progress=False)
     except OverBudget:
         return {"name": pos.name, "class": pos.cls, **pos.describe(), "git_commit": commit, "over_budget": True,
-                "cpu_s": time.process_time() - t0}  # fmt: skip
+                "cpu_s": time.process_time() - t0, **_questions(clock)}  # fmt: skip
     finally:
         signal.setitimer(signal.ITIMER_PROF, 0)
     cpu = time.process_time() - t0
@@ -115,7 +174,26 @@ def run_position(pos: Position, budget_s: float, commit: str | None) -> dict:
         "dds_s": dds,
         "dds_solves": cpu / dds,
         "recommendation": option_name(advice.recommendation),
+        **_questions(clock),
     }
+
+
+def _shares(hands: list[dict]) -> dict[str, float]:
+    """Each source and kind of question's share of the hands' CPU seconds together (the rest: Python around
+    the questions, the auctions, sampling), costliest first."""
+    total = sum(h["cpu_s"] for h in hands)
+    seconds: dict[str, float] = {}
+    for h in hands:
+        for k, x in h.get("question_cpu_s", {}).items():
+            seconds[k] = seconds.get(k, 0.0) + x
+    return {k: round(x / total, 4) for k, x in sorted(seconds.items(), key=lambda kx: -kx[1])} if total else {}
+
+
+def _questions(clock: QuestionClock) -> dict:
+    """The run's questions by source and kind, costliest first: CPU seconds and counts."""
+    keys = sorted(clock.seconds, key=lambda k: -clock.seconds[k])
+    return {"question_cpu_s": {k: round(clock.seconds[k], 4) for k in keys},
+            "question_counts": {k: clock.counts[k] for k in keys}}  # fmt: skip
 
 
 def summary(hands: list[dict], start_s: float) -> dict:
@@ -135,6 +213,7 @@ def summary(hands: list[dict], start_s: float) -> dict:
         "p50_dds_solves": statistics.median(h["dds_solves"] for h in timed) if timed else None,
         "max_dds_solves": timed[-1]["dds_solves"] if timed else None,
         "p50_deals": statistics.median(h["deals"] for h in timed) if timed else None,
+        "question_share_of_cpu": _shares(hands),
     }
 
 
@@ -188,6 +267,8 @@ def main(argv: list[str] | None = None) -> int:
         args.out.write_text(json.dumps({**out, "summary": summary(hands, start), "hands": hands}, indent=1) + "\n")
     s = summary(hands, start)
     print(f"worst: {s['worst_hand']}")
+    print("share of the CPU by question (source:kind): " + ", ".join(f"{k} {x:.1%}" for k, x in
+                                                                      s["question_share_of_cpu"].items()))  # fmt: skip
     print(f"advise_runs_p50_s: {s['p50_s']:.1f}")
     print(f"advise_runs_max_s: {s['max_s']:.1f}")
     print(f"advise_runs_p50_dds_solves: {s['p50_dds_solves']}")
