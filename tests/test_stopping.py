@@ -171,15 +171,26 @@ def test_without_the_stop_rule_every_row_has_every_deal(compiled_kernels):
 
 def test_rows_of_a_fixed_partner_seat_are_asked_in_the_first_round_only(compiled_kernels):
     """A vraag with a fixed partner seat is not a bid: it cannot change the recommendation."""
-    kwargs = {"seed": 11, "contracts": ["solo", "vraag"], "progress": False, "n_jobs": 1}
+    kwargs = {"seed": 11, "contracts": ["vraag"], "progress": False, "n_jobs": 1}
     adv = advise(HAND, "eldest", "7S", samples=100, **kwargs)
     t = adv.table
     fixed_seat = t[(t.contract == "vraag") & (t.partner != "accepting")]
     assert len(fixed_seat) == 3 and (fixed_seat.n == ROUND_FIRST).all()
-    assert adv.meta["deals"] == 100  # the run itself went on (solo still too wide at 64 deals)
+    assert adv.meta["deals"] == 100  # the run itself went on (vraag, in contention throughout, still too wide)
     first = advise(HAND, "eldest", "7S", samples=ROUND_FIRST, stop=False, **kwargs).table
     same = first[(first.contract == "vraag") & (first.partner != "accepting")].reset_index(drop=True)
     assert _records(fixed_seat.reset_index(drop=True)) == _records(same)
+
+
+def test_rows_of_a_fixed_partner_seat_stop_with_vraag(compiled_kernels):
+    """They are information about vraag's bid: once it is out of contention (here at the first look: three aces
+    oblige troel, RULES.md 1.4) they are no longer asked, as its own questions are not."""
+    adv = advise("S:A86 H:A8 D:QT98 C:AKT8", "eldest", "3H", samples=64, seed=1, n_jobs=1, progress=False,
+                 contracts=["vraag", "troel"])  # fmt: skip
+    t = adv.table
+    fixed_seat = t[(t.contract == "vraag") & (t.partner != "accepting")]
+    assert len(fixed_seat) == 3 and (fixed_seat.n == FIRST_LOOK).all(), fixed_seat
+    assert adv.meta["deals"] >= ROUND_FIRST and (t[t.contract == "troel"].n == adv.meta["deals"]).all()
 
 
 def test_pair_answers_agree_with_the_solver_for_every_partner_seat(compiled_kernels):

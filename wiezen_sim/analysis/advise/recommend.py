@@ -203,7 +203,7 @@ def advise(
     valued = set(names)  # the contracts whose bids are still valued (issue 19)
     shown = names | ({PARTNER_ROWS} if "vraag" in names else set())  # the table's rows: the contracts asked for
     names = needed(names)  # a bid's table questions: solo needs vraag too
-    if "vraag" in names:  # the rows of a fixed partner seat: not a bid, so asked on the first ROUND_FIRST deals only
+    if "vraag" in names:  # the rows of a fixed partner seat: not a bid, so asked on the first ROUND_FIRST deals at most
         names |= {PARTNER_ROWS}
     asked = set(names)  # the contracts still in contention
     rounds: list[tuple[int, frozenset[str], dict[str, np.ndarray]]] = []  # (deals so far, asked, answers)
@@ -288,7 +288,9 @@ def advise(
                 leader, runner, _, options = recommend(rows, obliged, bids_of(rows))
                 state = in_contention(options, 0, valued_first - valued)
                 valued &= state.contracts  # the bids in contention, and the table questions they need
-                asked = (set(needed(frozenset(valued))) | ({PARTNER_ROWS} if end < ROUND_FIRST else set())) & asked
+                # the rows of a fixed partner seat go with vraag's bid (they are information about it)
+                partner_rows = {PARTNER_ROWS} if end < ROUND_FIRST and "vraag" in valued else set()
+                asked = (set(needed(frozenset(valued))) | partner_rows) & asked
                 if method == "dd" and "kleine_miserie" in asked:
                     made = _merge([answers for _, _, answers in rounds])["kleine"]
                     discards = contending_discards(made, discards or (True,) * made.shape[1])

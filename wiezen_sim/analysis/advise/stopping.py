@@ -28,7 +28,8 @@ rows and pass. A bid's P(success) interval is its contract's table row's. After 
   same deals) is no longer asked (:func:`contending_discards`).
 * **Rows that are not bids** (a vraag with a fixed partner seat: the partner decides
   whether to accept) cannot change the recommendation: their questions are asked on the
-  first :data:`ROUND_FIRST` deals only, and the rows show that ``n``.
+  first :data:`ROUND_FIRST` deals only, fewer once vraag's own bid is out of contention
+  (they are information about it), and the rows show that ``n``.
 * **The run stops** (from :data:`ROUND_FIRST` deals on) once the recommendation beats the
   runner-up with probability at least :data:`DECIDED` (the paired normal approximation of
   :func:`~wiezen_sim.analysis.stats.prob_greater`, as the recommendation reports it) and
