@@ -129,6 +129,10 @@ def test_the_progress_note_says_how_far_the_stop_rule_is():
     narrow = in_contention([("solo", best, 0.01), options[1]], 0)
     assert progress_note("solo ♥", "vraag ♥", narrow) == f"solo ♥ leads vraag ♥ at P {p_close:.3f} (needs {DECIDED})"
     assert progress_note("troel ♣", None, in_contention([("troel", best, 0.01)], 0)) == "troel ♣ leads"
+    # just too wide, where "±0.05 (needs ±0.05)" would read as met
+    just = in_contention([("solo", best, 0.0504), options[2]], 0)
+    note = progress_note("solo ♥", "pass", just)
+    assert note == "solo ♥ leads pass at P 1.000, intervals just over ±0.05 (needs ±0.05)"
 
 
 def test_stop_rule_rows_and_reproducibility(compiled_kernels, capsys):

@@ -195,7 +195,10 @@ def progress_note(best: str, runner: str | None, state: Contention) -> str:
     if runner:
         lead += f" {runner} at P {state.p_decided:.3f}" + (f" (needs {DECIDED})" if state.p_decided < DECIDED else "")
     if state.widest > HALF_WIDTH:
-        lead += f", intervals ±{state.widest:.2f} (needs ±{HALF_WIDTH})"
+        widest = f"±{state.widest:.2f}"
+        if float(widest[1:]) <= HALF_WIDTH:  # rounded to the rule's own figure it would read as met
+            widest = f"just over ±{HALF_WIDTH}"
+        lead += f", intervals {widest} (needs ±{HALF_WIDTH})"
     return lead
 
 
