@@ -190,7 +190,9 @@ def test_bad_requests(client: TestClient) -> None:
 def test_result_is_the_advisors_and_the_clis(client: TestClient, capsys) -> None:
     messages = _run(client, "wiezen", POSITION)
     assert messages[0] == {"type": "started", "seed": 11, "samples": 10}
-    assert [m["done"] for m in messages[1:-1]] == list(range(1, 11))  # batches of 1 % of the deals, at least 1
+    progress = messages[1:-1]
+    assert [m["done"] for m in progress if "note" not in m] == list(range(1, 11))  # batches of 1 %, at least 1
+    assert [m["done"] for m in progress if "note" in m] == [8]  # the stop rule judged the first round (8 of 10)
     result = messages[-1]
     direct = advise(EXAMPLE["hand"], EXAMPLE["seat"], EXAMPLE["turned"], samples=10, seed=11, n_jobs=1, progress=False)
     assert result["advice"] == finite(direct.to_dict())
