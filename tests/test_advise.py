@@ -113,7 +113,10 @@ def test_presets_omit_switched_off_contracts():
         (["S:AKQJT9876543", "--turned", "2H"], "12 cards"),
         (["S:AKQJT98765432", "H:2", "--turned", "3H"], "14 cards"),
         (["S:AKQJT98765432", "S:2", "--turned", "2H"], "duplicated card 2S"),
-        (["S:AKQJT98765432", "--turned", "AS"], "dealer's hand, not in yours"),
+        (
+            ["S:AKQJT98765432", "--turned", "AS"],
+            "is in your hand, but it lies in the dealer's (you are not the dealer)",
+        ),
         (["S:AKQJT98765432", "--seat", "dealer", "--turned", "2H"], "dealer's own hand"),
         (["S:AKQJT98765432", "--seat", "north", "--turned", "2H"], "unknown seat 'north'"),
         (["S:AKQJT98765432", "--seat", "4", "--turned", "2H"], "0 = eldest (left of the dealer) .. 3 = dealer"),

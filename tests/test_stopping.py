@@ -141,6 +141,7 @@ def test_stop_rule_rows_and_reproducibility(compiled_kernels, capsys):
     # after each round a line above the bar said how far the stop rule was: solo's interval still too wide
     notes = [line for line in capsys.readouterr().err.splitlines() if line.startswith("after ")]
     assert notes and all(" sampled deals: solo ♠ leads pass at P 1.000, intervals ±" in line for line in notes)
+    assert not any(line.endswith("settled, the run stops") for line in notes)  # it ran to its ceiling
     two = advise(HAND, "eldest", "7S", n_jobs=2, batch_size=7, **kwargs)
     worker = advise(HAND, "eldest", "7S", n_jobs=1, backend="loky", **kwargs)  # one worker process, as the CLI
     for other in (two, worker):  # same rounds, same numbers, any jobs, batches or backend
@@ -166,6 +167,14 @@ def test_a_settled_run_stops_early(compiled_kernels):
     adv = advise(HAND, "eldest", "7S", samples=1000, seed=11, n_jobs=1, contracts=["miserie"], progress=False)
     assert adv.meta["deals"] == ROUND_FIRST and adv.meta["stopped_early"] and adv.recommendation["contract"] == "pass"
     assert adv.table.n.tolist() == [FIRST_LOOK]  # the miserie row shows its own n
+
+
+def test_the_bar_says_when_the_answer_is_settled(compiled_kernels, capsys):
+    """A run the rule stops ends its notes with the one that says so (the bar itself stays at "at most ... left")."""
+    adv = advise(HAND, "eldest", "7S", samples=1000, seed=11, n_jobs=1, contracts=["miserie"], progress=True)
+    last = [line for line in capsys.readouterr().err.splitlines() if line.startswith("after ")][-1]
+    assert adv.meta["stopped_early"] and last.startswith(f"after {adv.meta['deals']} sampled deals: pass leads ")
+    assert last.endswith(" at P 1.000: settled, the run stops"), last
 
 
 def test_without_the_stop_rule_every_row_has_every_deal(compiled_kernels):

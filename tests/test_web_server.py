@@ -82,7 +82,11 @@ def test_page_has_the_grid_and_the_choices(client: TestClient) -> None:
         ({"turned": "7" * 20_000}, "turned", "20,000 characters are too many here (at most 40)"),
         ({"samples": "9" * 5_000}, "samples", "5,000 characters are too many here (at most 40)"),
         ({"seed": " " * 5 + "9" * 41}, "seed", "41 characters are too many here (at most 40)"),
-        ({"turned": "AS"}, "turned", "the turned card AS lies in the dealer's hand, not in yours"),
+        (
+            {"turned": "AS"},
+            "turned",
+            "the turned card AS is in your hand, but it lies in the dealer's (you are not the dealer)",
+        ),
         (
             {"seat": "north"},
             "seat",

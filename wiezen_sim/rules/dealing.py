@@ -201,5 +201,7 @@ def check_position(hand: str | int, seat: str | int, turned: str | int) -> tuple
     if p == DEALER and not inside:
         raise ValueError(f"the turned card {card_name(card)} must be in the dealer's own hand")
     if p != DEALER and inside:
-        raise ValueError(f"the turned card {card_name(card)} lies in the dealer's hand, not in yours")
+        raise ValueError(
+            f"the turned card {card_name(card)} is in your hand, but it lies in the dealer's (you are not the dealer)"
+        )
     return mask, p, card

@@ -294,11 +294,12 @@ def advise(
                 if method == "dd" and "kleine_miserie" in asked:
                     made = _merge([answers for _, _, answers in rounds])["kleine"]
                     discards = contending_discards(made, discards or (True,) * made.shape[1])
-                if state.settled and end >= ROUND_FIRST:
-                    break
                 note = progress_note(
                     bid_label(leader, hand_text), bid_label(runner, hand_text) if runner else None, state
                 )
+                if state.settled and end >= ROUND_FIRST:
+                    bar.note(f"after {end} sampled deals: {note}: settled, the run stops")
+                    break
                 bar.note(f"after {end} sampled deals: {note}")
                 if on_round is not None:
                     on_round(end, note)
