@@ -48,7 +48,14 @@ ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "results" / "benchmarks" / "advise_runs.json"
 sys.path.insert(0, str(ROOT))
 
-from experiments.benchmarks.advise_suite import Question, dds_solve_s, projected_wall_s, question_kind  # noqa: E402
+from experiments.benchmarks.advise_suite import (  # noqa: E402
+    Question,
+    can_force_question,
+    dds_solve_s,
+    projected_wall_s,
+    question_kind,
+    solve_question,
+)
 from experiments.benchmarks.hand_suite import DEFAULT_SEED, Position, suite_positions  # noqa: E402
 from wiezen_sim.analysis.advise import advise  # noqa: E402
 from wiezen_sim.analysis.advise.bids import PassedDeals  # noqa: E402
@@ -58,8 +65,7 @@ from wiezen_sim.analysis.advise.report import option_name  # noqa: E402
 from wiezen_sim.analysis.provenance import git_commit, machine_info, package_versions  # noqa: E402
 from wiezen_sim.cards import card_suit  # noqa: E402
 from wiezen_sim.rules.ruleset import get_rules  # noqa: E402
-from wiezen_sim.solvers.dd import DDSolver, parse_side, parse_trump  # noqa: E402
-from wiezen_sim.vocabulary import objective_name, parse_objective  # noqa: E402
+from wiezen_sim.solvers.dd import DDSolver  # noqa: E402
 
 SEED = 1  # advise's default seed
 # advise's default accept_tricks: its bidding model's, which decides the deals it samples
@@ -108,18 +114,14 @@ class QuestionClock:
             t0 = time.process_time()
             answer = solve(solver, hands, trump, leader, side, objective, k, trick, played)
             seconds = time.process_time() - t0
-            goal, k = parse_objective(objective, k)
-            clock.add(Question("solve", tuple(int(h) for h in hands), parse_trump(trump), leader, parse_side(side),
-                               objective_name(goal, k), None, tuple(trick)), seconds)  # fmt: skip
+            clock.add(solve_question(hands, trump, leader, side, objective, k, trick), seconds)
             return answer
 
         def timed_can_force(solver, hands, trump, leader, side, target, objective="max", trick=()):
             t0 = time.process_time()
             answer = can_force(solver, hands, trump, leader, side, target, objective, trick)
             seconds = time.process_time() - t0
-            goal = objective_name(parse_objective(objective)[0])
-            clock.add(Question("can_force", tuple(int(h) for h in hands), parse_trump(trump), leader,
-                               parse_side(side), goal, int(target), tuple(trick)), seconds)  # fmt: skip
+            clock.add(can_force_question(hands, trump, leader, side, target, objective, trick), seconds)
             return answer
 
         DDSolver.solve, DDSolver.can_force = timed_solve, timed_can_force

@@ -271,14 +271,11 @@ class TimedSolver(DDSolver):
         self.log = log
 
     def solve(self, hands, trump, leader, side, objective="max", k=None, trick=()):
-        goal, k = parse_objective(objective, k)
-        q = Question("solve", _hands(hands), parse_trump(trump), leader, parse_side(side), objective_name(goal, k),
-                     None, _trick(trick))  # fmt: skip
-        return self._timed(q, lambda: super(TimedSolver, self).solve(hands, trump, leader, side, goal, k, trick))
+        q = solve_question(hands, trump, leader, side, objective, k, trick)
+        return self._timed(q, lambda: super(TimedSolver, self).solve(hands, trump, leader, side, objective, k, trick))
 
     def can_force(self, hands, trump, leader, side, target, objective="max", trick=()):
-        q = Question("can_force", _hands(hands), parse_trump(trump), leader, parse_side(side),
-                     objective_name(parse_objective(objective)[0]), int(target), _trick(trick))  # fmt: skip
+        q = can_force_question(hands, trump, leader, side, target, objective, trick)
         return self._timed(q, lambda: super(TimedSolver, self).can_force(hands, trump, leader, side, target,
                                                                          objective, trick))  # fmt: skip
 
@@ -295,6 +292,19 @@ class TimedSolver(DDSolver):
         if q.answer is None:
             return False if q.method == "can_force" or q.objective.startswith("exact") else 0
         return q.answer
+
+
+def solve_question(hands, trump, leader, side, objective="max", k=None, trick=()) -> Question:
+    """The :class:`Question` of a ``DDSolver.solve`` call with these arguments (not yet answered)."""
+    goal, k = parse_objective(objective, k)
+    return Question("solve", _hands(hands), parse_trump(trump), leader, parse_side(side), objective_name(goal, k),
+                    None, _trick(trick))  # fmt: skip
+
+
+def can_force_question(hands, trump, leader, side, target, objective="max", trick=()) -> Question:
+    """The :class:`Question` of a ``DDSolver.can_force`` call with these arguments (not yet answered)."""
+    return Question("can_force", _hands(hands), parse_trump(trump), leader, parse_side(side),
+                    objective_name(parse_objective(objective)[0]), int(target), _trick(trick))  # fmt: skip
 
 
 def _hands(hands) -> tuple[int, ...]:
