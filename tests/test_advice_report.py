@@ -52,7 +52,24 @@ def test_troel_obligation_hides_other_contracts_and_shows_troel_trump(capsys):
     assert "troel ♣" in table  # the missing ace is the ace of clubs: clubs are trump
     assert not any(line.lstrip().startswith("vraag") for line in table.split("rows not shown")[0].splitlines())
     assert "pass: " not in out.split("\n\n")[1]  # no pass under the obligation
-    assert "troel is obligatory" in out
+    lines = out.splitlines()
+    verdict = next(i for i, line in enumerate(lines) if line.startswith("verdict: "))
+    assert "troel is obligatory" in lines[verdict + 1]  # said before the tables and the runner-up, not in the key
+
+
+def test_abondance_in_troef_is_not_a_bid_after_passes(capsys):
+    """Abondance in troef only overcalls another seat's abondance (RULES.md 1.3): with the seats before
+    passing it is neither an option nor a shown row (a new user read it as a bid, above abondance ♣ with
+    other figures), though its question (the turned suit's abondance) is asked and --all shows it."""
+    hand = ["S:7", "H:43", "D:AKQJ9", "C:AKT85", "--seat", "dealer", "--turned", "8C"]
+    out = json.loads(run(capsys, *hand, *RUN, "--format", "json", "--contracts", "abondance_in_troef"))
+    (row,) = out["contracts"]
+    assert row["contract"] == "abondance_in_troef" and row["ev_units"] > 0
+    assert out["recommendation"]["contract"] == "pass"
+    text = run(capsys, *hand, *RUN, "--contracts", "abondance_in_troef,abondance")
+    shown = text.split("if you declare it", 1)[1].split("rows not shown")[0]
+    assert "abondance_in_troef" not in shown and "abondance ♣" in shown
+    assert "abondance_in_troef" in run(capsys, *hand, *RUN, "--contracts", "abondance_in_troef,abondance", "--all")
 
 
 def test_csv_carries_the_run_and_rounds(capsys):

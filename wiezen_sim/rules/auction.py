@@ -32,6 +32,7 @@ __all__ = [
     "ACES_MASK",
     "FACES_MASK",
     "LEVELS",
+    "OVERCALL_ONLY",
     "SUIT_RANKING",
     "TROEL_OVERCALLS",
     "AuctionState",
@@ -51,6 +52,8 @@ FACES_MASK = sum(0b111 << (16 * s + 11) for s in range(4))  # J, Q, K of every s
 SUIT_RANKING = (0, 3, 2, 1)
 LEVELS = (9, 10, 11, 12)
 TROEL_OVERCALLS = ("open_miserie", "solo_slim")
+# contracts that may only overcall another seat's abondance (RULES.md 1.3): never a bid after passes
+OVERCALL_ONLY = ("abondance_in_troef",)
 
 
 @dataclass(frozen=True, order=False)
@@ -286,7 +289,7 @@ def legal_bids(state: AuctionState) -> list[Bid]:
             continue
         if name == "troel" and not holds_troel:
             continue
-        if name == "abondance_in_troef" and (highest is None or highest.name != "abondance"):
+        if name in OVERCALL_ONLY and (highest is None or highest.name != "abondance"):
             continue
         bids.append(bid)
     return bids

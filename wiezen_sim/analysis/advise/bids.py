@@ -61,7 +61,17 @@ import numpy as np
 from wiezen_sim.analysis.advise.dd_table import asker, solver_for
 from wiezen_sim.analysis.advise.deals import sample_hands
 from wiezen_sim.parallel import sample_seeds
-from wiezen_sim.rules.auction import LEVELS, AuctionState, Bid, Declaration, aces, apply, legal_bids, start_auction
+from wiezen_sim.rules.auction import (
+    LEVELS,
+    OVERCALL_ONLY,
+    AuctionState,
+    Bid,
+    Declaration,
+    aces,
+    apply,
+    legal_bids,
+    start_auction,
+)
 from wiezen_sim.rules.contracts import PASS, contract_spec, succeeded
 from wiezen_sim.rules.dealing import Deal
 from wiezen_sim.rules.game import settle_hand
@@ -130,7 +140,7 @@ def bid_options(rules: RuleSet, hand: int) -> list[BidOption]:
     three_aces = aces(hand) >= 3
     out = [BidOption(PASS)]
     for name in rules.contracts():
-        if (name in TROEL_ONLY) if three_aces else name not in ("troel", "abondance_in_troef"):
+        if (name in TROEL_ONLY) if three_aces else name not in ("troel", *OVERCALL_ONLY):
             if name == "abondance":
                 levels = LEVELS if rules.abondance_levels else (None,)
                 out += [BidOption(name, s, level) for s in range(4) for level in levels]

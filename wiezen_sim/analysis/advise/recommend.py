@@ -42,7 +42,7 @@ from wiezen_sim.parallel import (
     run_batches,
     stop_signals,
 )
-from wiezen_sim.rules.auction import aces
+from wiezen_sim.rules.auction import OVERCALL_ONLY, aces
 from wiezen_sim.rules.contracts import CONTRACTS, contract_spec
 from wiezen_sim.rules.dealing import check_position
 from wiezen_sim.rules.ruleset import RuleSet, get_rules
@@ -315,9 +315,9 @@ def recommend(
     With ``bids`` (the bid values, :func:`~wiezen_sim.analysis.advise.options.bid_rows`) the options
     are its rows (pass among them, first on a tie, unless the troel obligation leaves it out).
     Without, the options are the table rows one can bid (a vraag with a fixed partner seat is
-    information, not a bid: the partner chooses to accept) and pass (0 units, first so that it wins
-    ties); under the troel obligation (``obliged``) only :data:`TROEL_ONLY`, unless none of them is
-    a row. The first three are ``{"contract", "trump", "ev_units"}`` dicts (and ``level`` for an
+    information, not a bid: the partner chooses to accept; abondance in troef only overcalls) and pass
+    (0 units, first so that it wins ties); under the troel obligation (``obliged``) only :data:`TROEL_ONLY`,
+    unless none of them is a row. The first three are ``{"contract", "trump", "ev_units"}`` dicts (and ``level`` for an
     abondance level). The runner-up is the best option that does not settle alike with the recommendation
     (:func:`~wiezen_sim.analysis.advise.stopping.settles_alike`, as in the stop rule), None when there is
     none; the options are
@@ -361,7 +361,10 @@ def _table_options(rows: OptionRows, obliged: bool) -> tuple[list[float], list[O
     """The options of the table rows (:func:`recommend` without bid values), pass first where it is one: their
     expected settlements (units), the options and their descriptions."""
     n = max((len(ev) for ev in rows.evs if ev is not None), default=0)
-    candidates = [i for i, row in enumerate(rows.rows) if row.get("partner") in (None, "accepting")]
+    candidates = [
+        i for i, row in enumerate(rows.rows) if row.get("partner") in (None, "accepting")
+        and row["contract"] not in OVERCALL_ONLY
+    ]  # fmt: skip
     options = [(float(ev.mean()), i) for i in candidates if (ev := rows.evs[i]) is not None]
     troel_options = [(ev, i) for ev, i in options if rows.rows[i]["contract"] in TROEL_ONLY]
     if obliged and troel_options:  # (none when contracts= leaves them all out: then pass stays possible)

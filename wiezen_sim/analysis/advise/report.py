@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from wiezen_sim.cards import SUIT_SYMBOLS, SUITS, parse_card, parse_hand
-from wiezen_sim.rules.auction import TROEL_OVERCALLS
+from wiezen_sim.rules.auction import OVERCALL_ONLY, TROEL_OVERCALLS
 from wiezen_sim.rules.contracts import contract_spec
 from wiezen_sim.solvers.worlds import PILOT
 from wiezen_sim.vocabulary import DEALER, ELDEST, parse_seat, seat_name
@@ -32,6 +32,9 @@ __all__ = ["METHOD_WORDS", "Advice", "Comparison", "bid_label", "describe_pimc",
 
 CSV_DIGITS = 4  # decimals of the floats in CSV
 VERDICT_OPTIONS = 3  # options in the verdict line besides pass
+# said under the verdict with three or four aces: why the other contracts are neither bid values nor the runner-up
+OBLIGED = ("three or four aces: troel is obligatory (RULES.md 1.4); only open miserie or solo slim may replace it, "
+           "so no other bid is valued")  # fmt: skip
 CLOSE_CALL = 0.9  # below this P(recommendation better than the runner-up) the verdict says it is a close call
 
 METHOD_WORDS = {
@@ -192,12 +195,13 @@ class Advice:
         """Per row (bool): an option one may bid now, as the recommendation counts them.
 
         A contract row with an expected settlement (a vraag with a fixed partner seat is
-        information, not a bid); with three or four aces only troel, open miserie and
-        solo slim (the troel obligation, RULES.md 1.4), if any of them is a row.
+        information, not a bid), but not abondance in troef (only an overcall of another seat's
+        abondance, RULES.md 1.3, and the seats before this one passed); with three or four aces only
+        troel, open miserie and solo slim (the troel obligation, RULES.md 1.4), if any of them is a row.
         """
         t = self.table
         partner = t["partner"] if "partner" in t else pd.Series(None, index=t.index, dtype=object)
-        ok = (partner.isna() | (partner == "accepting")) & t["ev_units"].notna()
+        ok = (partner.isna() | (partner == "accepting")) & t["ev_units"].notna() & ~t["contract"].isin(OVERCALL_ONLY)
         obliged = ok & t["contract"].isin(("troel", *TROEL_OVERCALLS))
         return obliged if self.meta.get("troel_obligation") and obliged.any() else ok
 
@@ -407,6 +411,7 @@ class Advice:
             "",
             "verdict: " + self.verdict(),
             *([f"({hint})"] if hint else []),
+            *([f"({OBLIGED})"] if m.get("troel_obligation") else []),
             "",
             *self._bid_lines(show_all),
             shown.to_string(index=False) if len(shown) else "(no contract row shown)",
@@ -465,8 +470,6 @@ class Advice:
                 "nobody accepts; solo: propose, then solo if nobody accepts. Shares: you declare, you play with the",
                 "partner who accepted, another seat's contract stands (you defend), all pass (redeal: 0).",
             ]
-        if m.get("troel_obligation"):
-            lines.append("three or four aces: troel is obligatory (only open miserie or solo slim may replace it)")
         return "\n".join(lines)
 
 
