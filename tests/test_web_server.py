@@ -238,7 +238,10 @@ def test_rows_one_may_not_bid_are_marked_and_hidden_at_first(client: TestClient)
     assert [why is None for why in result["not_biddable"]] == may_bid
     for row, why in zip(rows, result["not_biddable"], strict=True):
         fixed_partner = row["partner"] not in (None, "accepting")
-        assert why is None or why.endswith("the partner decides" if fixed_partner else "aces oblige troel")
+        reason = "the partner decides" if fixed_partner else "aces oblige troel"
+        assert why is None or why.endswith(
+            "another seat's abondance" if row["contract"] == "abondance_in_troef" else reason
+        )
     troel = labels[[row["contract"] for row in rows].index("troel")]
     assert troel == "troel ♣" and result["summary"].startswith("Bid troel ♣:")
     assert labels[result["tricks_row"]] == troel  # the recommendation's trick distribution first

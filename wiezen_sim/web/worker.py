@@ -38,6 +38,7 @@ from matplotlib.figure import Figure
 from wiezen_sim.analysis.advise import Advice, advise
 from wiezen_sim.analysis.advise.report import partner_words
 from wiezen_sim.analysis.charts import COLOURS, label
+from wiezen_sim.rules.auction import OVERCALL_ONLY
 from wiezen_sim.web.forms import METHOD_WORDS, romanian_api
 
 
@@ -156,9 +157,12 @@ def option_label(advice: Advice, row: dict) -> str:
 
 def why_not_biddable(row: dict) -> str:
     """Why a row is not an option to bid now (:meth:`Advice.biddable`): a vraag with a fixed partner seat,
-    whose partner decides, or any other contract under the troel obligation (RULES.md 1.4)."""
+    whose partner decides, abondance in troef (only an overcall, RULES.md 1.3), or any other contract under the
+    troel obligation (RULES.md 1.4)."""
     if row.get("partner") not in (None, "accepting"):
         return "not a bid: the partner decides"
+    if row["contract"] in OVERCALL_ONLY:
+        return "not biddable now: it only overcalls another seat's abondance"
     return "not biddable: three or four aces oblige troel"
 
 
