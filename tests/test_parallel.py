@@ -19,6 +19,7 @@ from wiezen_sim.parallel import (
     Interrupted,
     progress_bar,
     resolve_backend,
+    rounds_pipeline,
     run_batches,
     run_tasks,
     sample_seeds,
@@ -185,16 +186,56 @@ def test_workers_started_are_the_runs_workers_and_imported_the_module():
     assert all(imported for _, imported in out)
 
 
-def test_leaving_workers_started_by_an_error_kills_its_workers():
+def _no_workers_within(seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while _loky_workers() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return not _loky_workers()
+
+
+def test_leaving_workers_started_kills_its_workers():
+    """By an error, and also normally: a command leaves it at its end, where a batch still running (a round the
+    advisor's stop rule did not need) would hold up the process's exit."""
     with pytest.raises(RuntimeError), workers_started(2, WARM_MODULE):
         assert _loky_workers()
         raise RuntimeError("stop")
-    deadline = time.monotonic() + 2
-    while _loky_workers() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not _loky_workers(), "a worker outlived the error"
+    assert _no_workers_within(2), "a worker outlived the error"
+    start = time.monotonic()
+    with workers_started(1, WARM_MODULE), rounds_pipeline(1, 1, "loky") as pipe:
+        pipe.submit(first_fast_then_stuck, SEEDS[:1])
+        pipe.submit(first_fast_then_stuck, SEEDS[1:2])  # runs for a minute, never collected
+        assert [size for _, size in pipe.collect()] == [1]
+    assert _no_workers_within(2) and time.monotonic() - start < 10, "the uncollected round's batch held the exit"
     with pytest.raises(ValueError, match="jobs"), workers_started(0, WARM_MODULE):
         pass
+
+
+def late_and_timed(seeds: np.ndarray) -> tuple[int, float, float]:
+    """The sample's residue and when its batch started and ended (``time.time``, seconds); the batch of the
+    first round's last sample takes 1 s."""
+    start = time.time()
+    if seeds[0] == SEEDS[5]:
+        time.sleep(1)
+    return int(seeds[0]) % 1000**2, start, time.time()
+
+
+@pytest.mark.parametrize(("n_jobs", "backend"), [(2, "loky"), (1, "sequential")])
+def test_a_round_submitted_ahead_fills_the_workers_and_gives_the_same_results(n_jobs, backend):
+    """Rounds come back in submission order with the results a round alone would give; on worker processes the
+    next round, submitted before this one is collected, starts while this one's slow last batch runs; in this
+    process a round is run only when collected, so one left uncollected costs nothing."""
+    with rounds_pipeline(1, n_jobs, backend) as pipe:
+        pipe.submit(late_and_timed, SEEDS[:6])
+        pipe.submit(late_and_timed, SEEDS[6:12])
+        first = pipe.collect()
+        if backend == "sequential":
+            assert pipe.rounds[0].batches == []  # not run yet
+        second = pipe.collect()
+        pipe.submit(late_and_timed, SEEDS[12:14])  # dropped on leaving
+    assert [r for r, _, _ in first + second] == residues(SEEDS[:12])
+    if backend == "loky":
+        slow_end = first[-1][2]
+        assert min(start for _, start, _ in second) < slow_end - 0.5, "the next round waited for the slow batch"
 
 
 def test_a_worker_whose_tables_grow_is_kept():

@@ -6,7 +6,8 @@ never on ``n_jobs``, the batch size or the backend (this process, loky's worker
 processes, or a ``dask.distributed`` cluster).
 
 Batches run on an executor (:func:`run_batches` in sample order, :func:`run_tasks` in
-the order they finish). With the ``loky`` backend they run in worker processes, one
+the order they finish, :class:`Pipeline` in rounds, a round handed out before the one
+before it is collected). With the ``loky`` backend they run in worker processes, one
 worker included: a double-dummy search in numba does not look at signals, so only a
 worker process can be stopped in the middle of one. While a run is on, Ctrl-C (SIGINT)
 and SIGTERM raise :class:`Interrupted` in the main thread at once (:func:`stop_signals`);
@@ -39,11 +40,13 @@ __all__ = [
     "BACKENDS",
     "BATCH_SECONDS",
     "Interrupted",
+    "Pipeline",
     "ProgressBar",
     "check_batch_size",
     "progress_bar",
     "resolve_backend",
     "resolve_seed",
+    "rounds_pipeline",
     "run_batches",
     "run_tasks",
     "sample_seeds",
@@ -183,38 +186,127 @@ def run_batches(
         Interrupted: Ctrl-C or SIGTERM (the workers killed; ``done`` and ``results`` the
             batches finished before).
     """
+    with rounds_pipeline(batch_size, n_jobs, backend) as pipe, progress_bar(len(seeds), desc, progress) as bar:
+
+        def report(done: int) -> None:
+            bar.update(done - bar.n)
+            if on_progress is not None:
+                on_progress(done)
+
+        pipe.submit(task, seeds)
+        return pipe.collect(report)
+
+
+@contextlib.contextmanager
+def rounds_pipeline(batch_size: int | None = None, n_jobs: int = -1, backend: str | None = None) -> Iterator[Pipeline]:
+    """While inside, a :class:`Pipeline` on the backend's executor, with Ctrl-C and SIGTERM raising
+    :class:`Interrupted` (:func:`stop_signals`). Leaving by an exception drops the queued batches and kills
+    loky's workers; leaving normally drops the rounds not collected (:meth:`Pipeline.drop`).
+
+    Args and errors: as :func:`run_batches` (``batch_size``, ``n_jobs``, ``backend``).
+    """
     backend = resolve_backend(backend, n_jobs)
     check_batch_size(batch_size)
-    results: list[T] = []
-    done = 0
-    try:
-        with (
-            progress_bar(len(seeds), desc, progress) as bar,
-            stop_signals(),
-            _executor(n_jobs, backend) as (pool, workers),
-        ):
-            sizes = _BatchSizes(batch_size, len(seeds), workers)
-            pending: deque[tuple[int, Future]] = deque()
-            start = 0
-            while start < len(seeds) or pending:
-                while start < len(seeds) and len(pending) < AHEAD * workers:
-                    part = seeds[start : start + sizes.next()]
-                    pending.append((len(part), pool.submit(_timed, task, part)))
-                    start += len(part)
-                size, future = pending.popleft()
-                result, seconds = future.result()
-                sizes.observe(size, seconds)
-                results.append(result)
-                done += size
-                bar.update(size)
-                if on_progress is not None:
-                    on_progress(done)
-    except KeyboardInterrupt as exc:
-        stop = exc if isinstance(exc, Interrupted) else Interrupted(signal.SIGINT)
-        stop.done, stop.total, stop.results = done, len(seeds), results  # this run's, not a nested run's
-        stop.ceiling, stop.unit, stop.partial, stop.hint = False, "samples", None, ""
-        raise stop from None
-    return results
+    with stop_signals(), _executor(n_jobs, backend) as (pool, workers):
+        pipe = Pipeline(pool, workers, batch_size, overlap=backend != "sequential")
+        yield pipe
+        pipe.drop()
+
+
+class _Round:
+    """A submitted round: its task, seeds, batch sizes and batches handed out so far (in seed order)."""
+
+    def __init__(self, task: Callable[[np.ndarray], Any], seeds: np.ndarray, sizes: _BatchSizes) -> None:
+        self.task, self.seeds, self.sizes = task, seeds, sizes
+        self.cut = 0  # seeds handed out
+        self.batches: list[tuple[int, Future]] = []
+
+
+class Pipeline:
+    """Rounds of batches through one executor, collected in the order they were submitted.
+
+    A round's batches are handed out after every batch of the rounds submitted before it, at most
+    :data:`AHEAD` per worker at a time. A round submitted before the one before it is collected (the
+    advisor's stop rule: the next round's questions are chosen before the last round is judged) so fills
+    the workers that would otherwise wait for that round's slowest batch. Results do not depend on when
+    a batch ran: only on the round's task and seeds. With ``overlap`` False (this process's executor runs
+    a batch when it is handed out) a round's batches are handed out only when it is collected, so that a
+    round dropped uncollected costs nothing.
+    """
+
+    def __init__(self, pool: Executor, workers: int, batch_size: int | None, overlap: bool = True) -> None:
+        self.pool, self.workers, self.batch_size, self.overlap = pool, workers, batch_size, overlap
+        self.rounds: deque[_Round] = deque()  # submitted, not collected
+        self.running: dict[Future, tuple[_Round, int]] = {}  # handed out, not finished: round and batch size
+
+    def submit(self, task: Callable[[np.ndarray], T], seeds: np.ndarray) -> None:
+        """Queue a round: ``task`` over consecutive batches of ``seeds`` (``uint64[n]``), as :func:`run_batches`."""
+        self.rounds.append(_Round(task, seeds, _BatchSizes(self.batch_size, len(seeds), self.workers)))
+
+    def collect(self, on_progress: Callable[[int], None] | None = None) -> list[Any]:
+        """The results of the oldest round not collected yet, in batch order, once all its batches are done;
+        ``on_progress`` is called after each of its batches with its samples finished so far.
+
+        Raises:
+            IndexError: no round to collect.
+            Interrupted: Ctrl-C or SIGTERM, with ``done``, ``total`` and ``results`` of this round (the
+                batches finished before, in order).
+        """
+        this = self.rounds[0]
+        results: list[Any] = []
+        done = 0
+        try:
+            while this.cut < len(this.seeds) or len(results) < len(this.batches):
+                self._hand_out()
+                while len(results) < len(this.batches) and this.batches[len(results)][1].done():
+                    size, future = this.batches[len(results)]
+                    results.append(future.result()[0])
+                    done += size
+                    if on_progress is not None:
+                        on_progress(done)
+                if len(results) < len(this.batches):
+                    self._wait()
+        except KeyboardInterrupt as exc:
+            stop = exc if isinstance(exc, Interrupted) else Interrupted(signal.SIGINT)
+            stop.done, stop.total, stop.results = done, len(this.seeds), results  # this round's
+            stop.ceiling, stop.unit, stop.partial, stop.hint = False, "samples", None, ""
+            raise stop from None
+        self.rounds.popleft()
+        return results
+
+    def drop(self) -> None:
+        """Forget the rounds not collected: their batches not started are cancelled; those running finish in
+        their workers, unread."""
+        for future in self.running:
+            future.cancel()
+        self.rounds.clear()
+        self.running.clear()
+
+    def _hand_out(self) -> None:
+        """Hand out batches, oldest round first, until every worker has :data:`AHEAD` (only the oldest
+        round's without ``overlap``)."""
+        for future in [future for future in self.running if future.done()]:
+            self._finished(future)
+        for this in list(self.rounds)[: None if self.overlap else 1]:
+            while this.cut < len(this.seeds) and len(self.running) < AHEAD * self.workers:
+                part = this.seeds[this.cut : this.cut + this.sizes.next()]
+                future = self.pool.submit(_timed, this.task, part)
+                this.batches.append((len(part), future))
+                this.cut += len(part)
+                self.running[future] = (this, len(part))
+                if future.done():  # this process's executor: already run
+                    self._finished(future)
+
+    def _wait(self) -> None:
+        """Wait for a running batch to finish, and let its round's batch sizes learn from it."""
+        finished, _ = wait(self.running, return_when=FIRST_COMPLETED)
+        for future in finished:
+            self._finished(future)
+
+    def _finished(self, future: Future) -> None:
+        this, size = self.running.pop(future)
+        if not future.cancelled() and future.exception() is None:
+            this.sizes.observe(size, future.result()[1])
 
 
 def run_tasks(
@@ -366,9 +458,9 @@ def workers_started(n_jobs: int, module: str) -> Iterator[None]:
     A run on the ``loky`` backend inside (:func:`run_batches`, :func:`run_tasks`) with the same
     ``n_jobs`` finds them started: their start-up (a Python process each, numba and the
     kernels imported) overlaps what this process does first, such as importing its own work.
-    Nothing else changes: the same seeds give the same numbers. Leaving by an exception
-    (Ctrl-C, SIGTERM, an error) kills the workers, as a run does; left idle after a run they
-    exit after :data:`IDLE_SECONDS`, or with this process.
+    Nothing else changes: the same seeds give the same numbers. Leaving kills the workers (for
+    a command about to end: a batch still running, such as one of a round the advisor's stop rule
+    did not need, :class:`Pipeline`, would otherwise hold up this process's exit until it is done).
 
     Raises:
         ValueError: ``n_jobs`` = 0.
@@ -381,10 +473,9 @@ def workers_started(n_jobs: int, module: str) -> Iterator[None]:
         for _ in range(workers):
             pool.submit(importlib.import_module, module)
         yield
-    except BaseException:
+    finally:
         if pool is not None:
             _kill(pool)
-        raise
 
 
 def _kill(pool: ProcessPoolExecutor) -> None:

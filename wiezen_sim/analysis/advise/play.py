@@ -247,7 +247,10 @@ class DealBatch:
     (``method="dd"``) or :func:`play_batch` of the ``uint64`` seed words, with the bid values
     of the ``valued`` contracts (:func:`~wiezen_sim.analysis.advise.bids.bid_batch`, the other
     seats bidding by ``model``, default :func:`default_model`; their contracts played by the
-    same method).
+    same method). Each deal's bid values are asked right after its table, deal by deal: a solver keeps its
+    table for the questions of one deal, so a bid's question finds that deal's table answers whatever the
+    batch (its trick nodes, ``bid_trick_nodes``, then do not depend on how the deals were grouped, so on
+    ``n_jobs``; with the table of the batch's last deal only, they did).
     """
 
     def __init__(
@@ -268,6 +271,11 @@ class DealBatch:
         self.method, self.worlds, self.model, self.discards, self.valued = method, worlds, model, discards, valued
 
     def __call__(self, seeds: np.ndarray) -> dict[str, np.ndarray]:
+        parts = [self._deal(seeds[i : i + 1]) for i in range(len(seeds))]
+        return {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
+
+    def _deal(self, seeds: np.ndarray) -> dict[str, np.ndarray]:
+        """The answers of one deal (``seeds``: its one seed word)."""
         hand, seat, turned, rules, accept_tricks, _ = self.args
         if self.method == "dd":
             answers = dd_batch(seeds, *self.args, self.discards)

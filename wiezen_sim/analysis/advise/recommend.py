@@ -22,6 +22,7 @@ from wiezen_sim.analysis.advise.options import BidRows, OptionRows, bid_rows, dd
 from wiezen_sim.analysis.advise.play import DealBatch, check_accept_tricks, default_model
 from wiezen_sim.analysis.advise.report import Advice, bid_label
 from wiezen_sim.analysis.advise.stopping import (
+    OVERLAP_FROM,
     ROUND_FIRST,
     Option,
     contending_discards,
@@ -39,8 +40,7 @@ from wiezen_sim.parallel import (
     progress_bar,
     resolve_backend,
     resolve_seed,
-    run_batches,
-    stop_signals,
+    rounds_pipeline,
 )
 from wiezen_sim.rules.auction import OVERCALL_ONLY, aces
 from wiezen_sim.rules.contracts import CONTRACTS, contract_spec
@@ -263,28 +263,34 @@ def advise(
         bid_table = None if bids is None else pd.DataFrame(bids.rows)
         return Advice(table, distribution, best, runner, p_order, meta, [rows.oks[i] for i in keep], bid_table)
 
-    with bar:
+    ends = round_ends(samples) if stop else [samples]
+    discards = None  # the kleine-miserie candidate discards asked (None: all)
+    with bar, rounds_pipeline(batch_size, n_jobs, backend) as pipe:
+
+        def submit(k: int) -> None:
+            """Queue round ``k`` with the questions chosen so far (drawing its deals, the auctions before the
+            seat, can be stopped too: the pipeline's signals are on)."""
+            start_k = ends[k - 1] if k else 0
+            pipe.submit(
+                DealBatch(mask, p, card, rule_set, accept_tricks, frozenset(asked), method, worlds, auction_model,
+                          discards, frozenset(valued)),
+                passed.seeds(ends[k])[start_k:],
+            )  # fmt: skip
+            submitted.append(frozenset(asked))
+
+        submitted: list[frozenset[str]] = []  # the contracts each round submitted asks
         start = 0
-        discards = None  # the kleine-miserie candidate discards asked (None: all)
-        for end in round_ends(samples) if stop else [samples]:
-            task = DealBatch(mask, p, card, rule_set, accept_tricks, frozenset(asked), method, worlds, auction_model,
-                             discards, frozenset(valued))  # fmt: skip
-            report = functools.partial(_shifted, finished, start)
-            try:
-                with stop_signals():  # drawing the round's deals (the auctions before the seat) can be stopped too
-                    seeds = passed.seeds(end)[start:]
-                parts = run_batches(task, seeds, batch_size, n_jobs, backend, False, "deals", report)
-            except Interrupted as exc:
-                if exc.results:
-                    rounds.append((start + exc.done, frozenset(asked), _merge(exc.results)))
-                exc.done, exc.total, exc.ceiling, exc.unit = start + exc.done, samples, bounded, "sampled deals"
-                exc.results = []
-                exc.partial = result(_rows(build, rounds, mask, p, card, rule_set), True) if rounds else None
-                raise
-            rounds.append((end, frozenset(asked), _merge(parts)))
-            rows = _rows(build, rounds, mask, p, card, rule_set)
-            start = end
-            if end < samples:
+        try:
+            submit(0)
+            for k, end in enumerate(ends):
+                if k + 1 < len(ends) and start >= OVERLAP_FROM:  # the next round asks what was chosen before this one
+                    submit(k + 1)
+                parts = pipe.collect(functools.partial(_shifted, finished, start))
+                rounds.append((end, submitted[k], _merge(parts)))
+                start = end
+                rows = _rows(build, rounds, mask, p, card, rule_set)
+                if end == samples:
+                    break
                 leader, runner, _, options = recommend(rows, obliged, bids_of(rows))
                 state = in_contention(options, 0, valued_first - valued)
                 valued &= state.contracts  # the bids in contention, and the table questions they need
@@ -303,6 +309,15 @@ def advise(
                 bar.note(f"after {end} sampled deals: {note}")
                 if on_round is not None:
                     on_round(end, note)
+                if len(submitted) == k + 1:
+                    submit(k + 1)
+        except Interrupted as exc:
+            if exc.results:
+                rounds.append((start + exc.done, submitted[len(rounds)], _merge(exc.results)))
+            exc.done, exc.total, exc.ceiling, exc.unit = start + exc.done, samples, bounded, "sampled deals"
+            exc.results = []
+            exc.partial = result(_rows(build, rounds, mask, p, card, rule_set), True) if rounds else None
+            raise
     return result(rows, partial=False)
 
 
