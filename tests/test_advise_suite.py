@@ -102,3 +102,30 @@ def test_advise_runs_stops_a_hand_at_its_cpu_budget_and_reports_it_as_a_lower_bo
     s = summary([out, fast], start_s=1.0)
     assert s["over_budget"] == ["random_eldest/8"] and s["max_dds_solves"] == 2.0  # not timed: not among the costs
     assert s["p50_s"] == pytest.approx((1.0 + out["cpu_s"] / 2 + 1.0 + 4.0 / 2) / 2)  # start-up + CPU over 2 workers
+
+
+def test_advise_wall_stops_a_hand_at_its_timeout_and_leaves_no_process(suite):
+    """The measured CLI run (advise_wall.py): past its timeout the run is stopped, counted at the timeout (a lower
+    bound) and none of its processes (the CLI, its loky workers) outlives it."""
+    import time
+
+    import psutil
+
+    from experiments.benchmarks.advise_wall import run_position, summary
+
+    slow = next(p for p in suite if p.name == "random_eldest/8")
+    before = {p.pid for p in psutil.process_iter()}
+    out = run_position(slow, timeout=1.0, commit="c")
+    assert out["timed_out"] and out["wall_s"] == 1.0 and "deals" not in out
+    time.sleep(0.5)
+    left = [
+        p
+        for p in psutil.process_iter(["cmdline"])
+        if p.pid not in before and "wiezen_sim" in " ".join(p.info["cmdline"] or [])
+    ]
+    assert not left, left
+    fast = {"name": "a", "hand": "", "seat": "eldest", "turned": "7H", "git_commit": "c", "timed_out": False,
+            "wall_s": 4.0, "deals": 32, "wall_over_dds": 3.0}  # fmt: skip
+    s = summary([out, fast])
+    assert s["timed_out"] == ["random_eldest/8"] and s["max_s"] == 4.0 and s["within_8_s"] == 2
+    assert s["p50_wall_over_dds"] == 3.0  # a stopped run has no ratio
