@@ -278,3 +278,17 @@ def test_the_contract_table_leaves_out_columns_blank_in_every_row(compiled_kerne
     assert lines[1].split() == ["contract", "ev_units"] and lines[2].split() == ["pass", "+0.00"]
     full = adv.format_table(show_all=True).split("if you declare it")[1].splitlines()
     assert "p_success" in full[1] and "mean_tricks" in full[1]  # solo's row fills them
+
+
+def test_the_verdict_lists_bids_dropped_early_after_the_others_with_their_deals(capsys):
+    """A bid the stop rule dropped after 8 deals may show a higher mean over them than the runner-up (kleine miserie
+    +9.2 against pass −1.9 here): the verdict lists it after the bids valued on every deal, with its deals, as the
+    runner-up line ranks it (a new user read kleine miserie as the second best)."""
+    out = run(capsys, "S:A", "H:6432", "D:7542", "C:8532", "--seat", "eldest", "--turned", "KC", *RUN[2:],
+              "--samples", "64")  # fmt: skip
+    verdict = next(line for line in out.splitlines() if line.startswith("verdict: "))
+    parts = verdict.removeprefix("verdict: ").split(" · ")
+    runner = re.search(r"runner-up: (\S+)", out).group(1)
+    assert parts[0].startswith("pico: yes") and parts[1].startswith(f"{runner}: no")
+    dropped = [i for i, part in enumerate(parts) if re.search(r" units over \d+ deals$", part)]
+    assert dropped and min(dropped) > 1 and any(parts[i].startswith("kleine_miserie") for i in dropped)

@@ -107,6 +107,8 @@ def test_advise_runs_stops_a_hand_at_its_cpu_budget_and_reports_it_as_a_lower_bo
 def test_advise_wall_stops_a_hand_at_its_timeout_and_leaves_no_process(suite):
     """The measured CLI run (advise_wall.py): past its timeout the run is stopped, counted at the timeout (a lower
     bound) and none of its processes (the CLI, its loky workers) outlives it."""
+    import contextlib
+    import os
     import time
 
     import psutil
@@ -118,11 +120,12 @@ def test_advise_wall_stops_a_hand_at_its_timeout_and_leaves_no_process(suite):
     out = run_position(slow, timeout=1.0, commit="c")
     assert out["timed_out"] and out["wall_s"] == 1.0 and "deals" not in out
     time.sleep(0.5)
-    left = [
-        p
-        for p in psutil.process_iter(["cmdline"])
-        if p.pid not in before and "wiezen_sim" in " ".join(p.info["cmdline"] or [])
-    ]
+    ours = os.getsid(0)  # the run's processes have a session of their own; other tests' processes share ours
+    left = []
+    for p in psutil.process_iter(["cmdline"]):
+        with contextlib.suppress(ProcessLookupError):
+            if p.pid not in before and "wiezen_sim" in " ".join(p.info["cmdline"] or []) and os.getsid(p.pid) != ours:
+                left.append(p)
     assert not left, left
     fast = {"name": "a", "hand": "", "seat": "eldest", "turned": "7H", "git_commit": "c", "timed_out": False,
             "wall_s": 4.0, "deals": 32, "wall_over_dds": 3.0}  # fmt: skip

@@ -16,6 +16,7 @@ import pytest
 
 from wiezen_sim.parallel import (
     BATCH_SECONDS,
+    STOP_GRACE_S,
     Interrupted,
     progress_bar,
     resolve_backend,
@@ -144,6 +145,44 @@ def test_stop_signals_raise_interrupted_and_restore_the_handlers():
     assert stopped.value.signum == signal.SIGTERM and isinstance(stopped.value, KeyboardInterrupt)
     assert signal.getsignal(signal.SIGTERM) is before
     assert Interrupted(signal.SIGINT).summary() == "0 of 0 samples finished"
+
+
+def test_a_stop_sent_again_at_once_does_not_break_off_the_clean_up():
+    """``timeout -s INT`` signals the command and then its process group: the second SIGINT, a moment later, found
+    the advisor computing its partial result and replaced the stop by a bare one (a new user's Ctrl-C printed no
+    table). A signal within STOP_GRACE_S of the last one is the same stop; a later one is a new stop."""
+    cleaned = []
+    with pytest.raises(Interrupted) as stopped, stop_signals():
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(5)
+        except Interrupted as first:
+            first.done = 7
+            os.kill(os.getpid(), signal.SIGINT)  # while cleaning up
+            time.sleep(0.1)
+            cleaned.append(True)
+            raise
+    assert cleaned and stopped.value.done == 7
+    start = time.monotonic()
+    with pytest.raises(Interrupted) as again, stop_signals():
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(5)
+        except Interrupted:
+            time.sleep(STOP_GRACE_S + 0.1)
+            os.kill(os.getpid(), signal.SIGINT)  # after the grace: a new stop, raised at once
+            time.sleep(5)
+    assert again.value.done == 0 and time.monotonic() - start < 3
+    with pytest.raises(Interrupted), stop_signals():
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(5)
+        except Interrupted:
+            pass  # lost, as where Python ignores an exception (a weakref callback during an import)
+        os.kill(os.getpid(), signal.SIGINT)  # within the grace: put off, and sent again once it is over
+        start = time.monotonic()
+        time.sleep(5)
+    assert time.monotonic() - start < 2
 
 
 def test_the_time_left_counts_from_the_first_result():

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import os
 import signal
 import sys
 import threading
@@ -39,6 +40,7 @@ from wiezen_sim.vocabulary import is_whole
 __all__ = [
     "BACKENDS",
     "BATCH_SECONDS",
+    "STOP_GRACE_S",
     "Interrupted",
     "Pipeline",
     "ProgressBar",
@@ -67,6 +69,12 @@ AHEAD = 2  # batches handed out per worker before the first one is back
 # executor" on stderr. This limit is above the tables of advise and of the PIMC players; `solve --tt-mb`
 # may ask for more, and its workers are then restarted as they grow (time lost, not results).
 WORKER_MEMORY_GROWTH = 8 * 2**30  # bytes
+# a second SIGINT or SIGTERM this soon after the one that raised Interrupted is the same stop (stop_signals): the
+# run's clean-up, its partial result among it, takes a fraction of a second
+STOP_GRACE_S = 1.0
+_last_stop = [float("-inf")]  # time.monotonic() of the last signal that raised Interrupted (in the outermost context)
+_stop_depth = [0]  # stop_signals contexts open in the main thread
+_resend: list[threading.Timer | None] = [None]  # a signal ignored in the grace, sent again at its end
 _worker = False  # True in a worker process started by :func:`_executor` (:func:`_start_worker`)
 
 
@@ -390,6 +398,12 @@ class ProgressBar(tqdm):
 def stop_signals() -> Iterator[None]:
     """While inside, SIGINT and SIGTERM raise :class:`Interrupted` (with the signal) in the main thread.
 
+    A signal within :data:`STOP_GRACE_S` of the last one raised, inside the same outermost
+    context, is the same stop sent again (``timeout`` signals the command and then its process
+    group; a second Ctrl-C) and is put off, so that it does not break off the first one's
+    clean-up, the partial result: if the outermost context is still open when the grace is
+    over (the first stop was lost, raised where Python ignores exceptions, or its clean-up is
+    slow), the signal is sent again and stops anew.
     Outside the main thread (signals are delivered only there) and in a worker process
     (whose parent stops it) nothing is changed. The handlers in place before are
     restored on leaving.
@@ -399,14 +413,31 @@ def stop_signals() -> Iterator[None]:
         return
 
     def interrupt(signum: int, frame: object) -> None:
+        now = time.monotonic()
+        if now - _last_stop[0] < STOP_GRACE_S:
+            if _resend[0] is None:  # sent again once the grace is over, should this process still run then
+                timer = threading.Timer(_last_stop[0] + STOP_GRACE_S - now, os.kill, (os.getpid(), signum))
+                timer.daemon = True
+                timer.start()
+                _resend[0] = timer
+            return
+        _last_stop[0] = now
+        _resend[0] = None
         raise Interrupted(signum)
 
     previous = {s: signal.signal(s, interrupt) for s in (signal.SIGINT, signal.SIGTERM)}
+    _stop_depth[0] += 1
     try:
         yield
     finally:
         for s, handler in previous.items():
             signal.signal(s, handler)
+        _stop_depth[0] -= 1
+        if not _stop_depth[0]:  # the outermost one: the stop is over, the next signal is a new stop
+            _last_stop[0] = float("-inf")
+            if _resend[0] is not None:
+                _resend[0].cancel()
+                _resend[0] = None
 
 
 class _InProcess(Executor):

@@ -42,6 +42,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -161,9 +162,7 @@ def run_position(pos: Position, budget_s: float, commit: str | None) -> dict:
         signal.setitimer(signal.ITIMER_PROF, 0)
     cpu = time.process_time() - t0
     deals = int(advice.meta["deals"])
-    trump = card_suit(pos.turned)
-    seeds = PassedDeals(SEED, pos.hand, pos.seat, pos.turned, get_rules(), default_model(ACCEPT)).seeds(deals)
-    dds = sum(dds_solve_s(sample_hands(word, pos.hand, pos.seat, pos.turned), trump)[0] for word in seeds)
+    dds = dds_seconds(pos, deals)
     return {
         "name": pos.name,
         "class": pos.cls,
@@ -219,32 +218,69 @@ def summary(hands: list[dict], start_s: float) -> dict:
     }
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def suite_args(doc: str, limit: str, default: float, unit: str, out: Path, argv: list[str] | None) -> tuple:
+    """The suite benchmarks' command line (``--hands``, ``--classes``, ``--seed``, ``--LIMIT`` per hand in ``unit``,
+    ``--resume``, ``--out``): the parsed arguments and the positions; DDS set to one thread."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("--hands", type=int, default=None, help="only the first N positions (classes interleaved)")
     ap.add_argument("--classes", default=None, help="comma-separated class names (default all)")
     ap.add_argument("--seed", type=int, default=DEFAULT_SEED, help="suite seed (which hands)")
-    ap.add_argument("--budget", type=float, default=BUDGET_S, help=f"CPU seconds per hand (default {BUDGET_S:g})")
+    ap.add_argument(f"--{limit}", type=float, default=default, help=f"{unit} per hand (default {default:g})")
     ap.add_argument("--resume", action="store_true", help="keep the hands of --out with these settings (any commit)")
-    ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--out", type=Path, default=out)
     args = ap.parse_args(argv)
-    if (args.hands is not None and args.hands < 1) or args.budget <= 0:
-        ap.error("--hands and --budget must be positive")
+    if (args.hands is not None and args.hands < 1) or getattr(args, limit) <= 0:
+        ap.error(f"--hands and --{limit} must be positive")
     classes = None if args.classes is None else [c.strip() for c in args.classes.split(",")]
     try:
         positions = suite_positions(args.seed, classes, args.hands)
     except ValueError as exc:
         ap.error(str(exc))
-    import endplay
     import endplay._dds as _dds
 
     _dds.SetMaxThreads(1)
-    settings = {"suite_seed": args.seed, "advise_seed": SEED, "budget_cpu_s": args.budget}
-    done: dict[str, dict] = {}
-    if args.resume and args.out.exists():
-        old = json.loads(args.out.read_text())
+    return args, positions
+
+
+def resumed(out: Path, settings: dict, resume: bool) -> dict[str, dict]:
+    """The hands of an earlier ``out`` run with the same settings, by name (``resume``), else none."""
+    if resume and out.exists():
+        old = json.loads(out.read_text())
         if old.get("settings") == settings:
-            done = {h["name"]: h for h in old["hands"]}
+            return {h["name"]: h for h in old["hands"]}
+    return {}
+
+
+def dds_seconds(pos: Position, deals: int) -> float:
+    """DDS's seconds (one thread) to solve the first ``deals`` deals the default advise run samples for ``pos``."""
+    trump = card_suit(pos.turned)
+    seeds = PassedDeals(SEED, pos.hand, pos.seat, pos.turned, get_rules(), default_model(ACCEPT)).seeds(deals)
+    return sum(dds_solve_s(sample_hands(word, pos.hand, pos.seat, pos.turned), trump)[0] for word in seeds)
+
+
+def run_suite(positions: list[Position], done: dict[str, dict], header: dict, path: Path, load: tuple,
+              run: Callable[[Position], dict], line: Callable[[dict], str],
+              summarise: Callable[[list[dict]], dict]) -> list[dict]:  # fmt: skip
+    """Each position's result (``done``'s, else ``run``), printed with its ``line`` and written to ``path`` after
+    every hand with ``header`` (its machine facts renewed, ``load`` the load average at the start) and
+    ``summarise`` of the hands so far; returns the hands."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    hands = []
+    for pos in positions:
+        h = done.get(pos.name) or run(pos)
+        hands.append(h)
+        print(f"{pos.name:22s} {h['hand']:28s} {h['seat']:7s} {h['turned']:3s} {line(h)}", flush=True)
+        header["machine"] = machine_info(load)
+        path.write_text(json.dumps({**header, "summary": summarise(hands), "hands": hands}, indent=1) + "\n")
+    return hands
+
+
+def main(argv: list[str] | None = None) -> int:
+    args, positions = suite_args(__doc__, "budget", BUDGET_S, "CPU seconds", OUT, argv)
+    import endplay
+
+    settings = {"suite_seed": args.seed, "advise_seed": SEED, "budget_cpu_s": args.budget}
+    done = resumed(args.out, settings, args.resume)
     commit = git_commit()  # before anything runs: the code imported is the code of this commit
     load = os.getloadavg()
     start = startup_wall_s()
@@ -257,16 +293,13 @@ def main(argv: list[str] | None = None) -> int:
         "versions": {**package_versions(), "endplay": endplay.__version__},
         "advise_startup_wall_s": start,
     }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    hands = []
-    for pos in positions:
-        h = done.get(pos.name) or run_position(pos, args.budget, commit)
-        hands.append(h)
+
+    def line(h: dict) -> str:
         cost = "over budget" if h["over_budget"] else f"{h['deals']} deals, {h['dds_solves']:.1f} DDS solves a deal"
-        print(f"{pos.name:22s} {h['hand']:28s} {h['seat']:7s} {h['turned']:3s} {h['cpu_s']:7.1f} CPU s, {cost}",
-              flush=True)  # fmt: skip
-        out["machine"] = machine_info(load)
-        args.out.write_text(json.dumps({**out, "summary": summary(hands, start), "hands": hands}, indent=1) + "\n")
+        return f"{h['cpu_s']:7.1f} CPU s, {cost}"
+
+    hands = run_suite(positions, done, out, args.out, load, lambda pos: run_position(pos, args.budget, commit), line,
+                      lambda hands: summary(hands, start))  # fmt: skip
     s = summary(hands, start)
     print(f"worst: {s['worst_hand']}")
     print("share of the CPU by question (source:kind): " + ", ".join(f"{k} {x:.1%}" for k, x in

@@ -18,7 +18,6 @@ hands of an earlier file with the same settings). Prints as its last lines ``adv
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import signal
@@ -32,16 +31,10 @@ ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "results" / "benchmarks" / "advise_wall.json"
 sys.path.insert(0, str(ROOT))
 
-from experiments.benchmarks.advise_runs import ACCEPT, SEED  # noqa: E402
-from experiments.benchmarks.advise_suite import dds_solve_s  # noqa: E402
-from experiments.benchmarks.hand_suite import DEFAULT_SEED, Position, suite_positions  # noqa: E402
-from wiezen_sim.analysis.advise.bids import PassedDeals  # noqa: E402
-from wiezen_sim.analysis.advise.deals import sample_hands  # noqa: E402
-from wiezen_sim.analysis.advise.play import default_model  # noqa: E402
+from experiments.benchmarks.advise_runs import SEED, dds_seconds, resumed, run_suite, suite_args  # noqa: E402
+from experiments.benchmarks.hand_suite import Position  # noqa: E402
 from wiezen_sim.analysis.advise.report import option_name  # noqa: E402
 from wiezen_sim.analysis.provenance import git_commit, machine_info, package_versions  # noqa: E402
-from wiezen_sim.cards import card_suit  # noqa: E402
-from wiezen_sim.rules.ruleset import get_rules  # noqa: E402
 
 TIMEOUT_S = 120.0  # wall seconds per hand before its run is stopped (4 times the target)
 JOBS = 2
@@ -71,9 +64,7 @@ def run_position(pos: Position, timeout: float, commit: str | None) -> dict:
         raise RuntimeError(f"{' '.join(cmd)} exited with {proc.returncode}: {err.strip()}")
     advice = json.loads(out)
     deals = int(advice["deals"])
-    trump = card_suit(pos.turned)
-    seeds = PassedDeals(SEED, pos.hand, pos.seat, pos.turned, get_rules(), default_model(ACCEPT)).seeds(deals)
-    dds = sum(dds_solve_s(sample_hands(word, pos.hand, pos.seat, pos.turned), trump)[0] for word in seeds)
+    dds = dds_seconds(pos, deals)
     return {"name": pos.name, "class": pos.cls, **where, "git_commit": commit, "timed_out": False,
             "wall_s": wall, "deals": deals, "dds_s": dds, "wall_over_dds": wall / dds,
             "recommendation": option_name(advice["recommendation"])}  # fmt: skip
@@ -101,31 +92,11 @@ def summary(hands: list[dict]) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--hands", type=int, default=None, help="only the first N positions (classes interleaved)")
-    ap.add_argument("--classes", default=None, help="comma-separated class names (default all)")
-    ap.add_argument("--seed", type=int, default=DEFAULT_SEED, help="suite seed (which hands)")
-    ap.add_argument("--timeout", type=float, default=TIMEOUT_S, help=f"wall seconds per hand (default {TIMEOUT_S:g})")
-    ap.add_argument("--resume", action="store_true", help="keep the hands of --out with these settings")
-    ap.add_argument("--out", type=Path, default=OUT)
-    args = ap.parse_args(argv)
-    if (args.hands is not None and args.hands < 1) or args.timeout <= 0:
-        ap.error("--hands and --timeout must be positive")
-    classes = None if args.classes is None else [c.strip() for c in args.classes.split(",")]
-    try:
-        positions = suite_positions(args.seed, classes, args.hands)
-    except ValueError as exc:
-        ap.error(str(exc))
+    args, positions = suite_args(__doc__, "timeout", TIMEOUT_S, "wall seconds", OUT, argv)
     import endplay
-    import endplay._dds as _dds
 
-    _dds.SetMaxThreads(1)
     settings = {"suite_seed": args.seed, "advise_seed": SEED, "jobs": JOBS, "timeout_s": args.timeout}
-    done: dict[str, dict] = {}
-    if args.resume and args.out.exists():
-        old = json.loads(args.out.read_text())
-        if old.get("settings") == settings:
-            done = {h["name"]: h for h in old["hands"]}
+    done = resumed(args.out, settings, args.resume)
     commit = git_commit()
     load = os.getloadavg()
     out = {
@@ -135,18 +106,14 @@ def main(argv: list[str] | None = None) -> int:
         "machine": machine_info(load),
         "versions": {**package_versions(), "endplay": endplay.__version__},
     }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    hands = []
-    for pos in positions:
-        h = done.get(pos.name) or run_position(pos, args.timeout, commit)
-        hands.append(h)
-        cost = "stopped" if h["timed_out"] else f"{h['deals']} deals, {h['recommendation']}"
-        print(f"{pos.name:22s} {h['hand']:28s} {h['seat']:7s} {h['turned']:3s} {h['wall_s']:7.1f} s, {cost}",
-              flush=True)  # fmt: skip
-        out["machine"] = machine_info(load)
-        args.out.write_text(
-            json.dumps({**out, "summary": summary(hands), "hands": hands}, indent=1) + "\n"
+
+    def line(h: dict) -> str:
+        return f"{h['wall_s']:7.1f} s, " + (
+            "stopped" if h["timed_out"] else f"{h['deals']} deals, {h['recommendation']}"
         )
+
+    hands = run_suite(positions, done, out, args.out, load, lambda pos: run_position(pos, args.timeout, commit), line,
+                      summary)  # fmt: skip
     s = summary(hands)
     print(f"slowest: {s['slowest'][:3]}")
     print(f"advise_wall_p50_s: {s['p50_s']:.1f}")

@@ -236,21 +236,26 @@ class Advice:
 
     def _verdict_parts(self) -> list[str]:
         """The verdict's options, the recommendation first (an option dropped by the stop rule may show a higher mean
-        over its fewer deals), then by expected value: from the bid values where there are some, else from the
-        table."""
+        over its fewer deals), then by expected value: from the bid values where there are some (those the stop rule
+        dropped after the others, with their deals: ``kleine_miserie: no, +9.2 units over 8 deals``), else from
+        the table."""
         best = self.label(self.recommendation)
         parts = []
         if self.bids is not None:
             best = self.bid_label(self.recommendation)
             shown = self._shown_bids(show_all=False)
             ranked = shown.sort_values("ev_units", ascending=False, kind="stable").to_dict(orient="records")
-            ranked.sort(key=lambda row: self.bid_label(row) != best)  # stable
+            most = max((row["n"] for row in ranked), default=0)
+            # stable: the recommendation, then the bids valued on every deal, then those the stop rule dropped
+            ranked.sort(key=lambda row: (self.bid_label(row) != best, row["n"] < most))
             alike = self._alike_bids()
             for row in ranked[: VERDICT_OPTIONS + 1]:
                 label = self.bid_label(row)
                 said = "yes" if label == best else f"pays as {best}" if label in alike else "no"
                 ev = _verdict_units(row["ev_units"])
-                parts.append(f"{label}: {said}, {ev} units")
+                parts.append(
+                    f"{label}: {said}, {ev} units" + (f" over {int(row['n'])} deals" if row["n"] < most else "")
+                )
             return parts
         for row in sorted(self._ranked(), key=lambda row: self.label(row) != best)[: VERDICT_OPTIONS + 1]:
             said = "yes" if self.label(row) == best else "no"
