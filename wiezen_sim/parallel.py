@@ -72,9 +72,18 @@ WORKER_MEMORY_GROWTH = 8 * 2**30  # bytes
 # a second SIGINT or SIGTERM this soon after the one that raised Interrupted is the same stop (stop_signals): the
 # run's clean-up, its partial result among it, takes a fraction of a second
 STOP_GRACE_S = 1.0
-_last_stop = [float("-inf")]  # time.monotonic() of the last signal that raised Interrupted (in the outermost context)
-_stop_depth = [0]  # stop_signals contexts open in the main thread
-_resend: list[threading.Timer | None] = [None]  # a signal ignored in the grace, sent again at its end
+
+
+class _Stops:
+    """What :func:`stop_signals` keeps in the main thread across its nested contexts."""
+
+    def __init__(self) -> None:
+        self.last = float("-inf")  # time.monotonic() of the last signal that raised Interrupted (outermost context)
+        self.depth = 0  # contexts open
+        self.resend: threading.Timer | None = None  # a signal put off in the grace, sent again at its end
+
+
+_stops = _Stops()
 _worker = False  # True in a worker process started by :func:`_executor` (:func:`_start_worker`)
 
 
@@ -414,30 +423,27 @@ def stop_signals() -> Iterator[None]:
 
     def interrupt(signum: int, frame: object) -> None:
         now = time.monotonic()
-        if now - _last_stop[0] < STOP_GRACE_S:
-            if _resend[0] is None:  # sent again once the grace is over, should this process still run then
-                timer = threading.Timer(_last_stop[0] + STOP_GRACE_S - now, os.kill, (os.getpid(), signum))
-                timer.daemon = True
-                timer.start()
-                _resend[0] = timer
+        if now - _stops.last < STOP_GRACE_S:
+            if _stops.resend is None:  # sent again once the grace is over, should this process still run then
+                _stops.resend = threading.Timer(_stops.last + STOP_GRACE_S - now, os.kill, (os.getpid(), signum))
+                _stops.resend.daemon = True
+                _stops.resend.start()
             return
-        _last_stop[0] = now
-        _resend[0] = None
+        _stops.last, _stops.resend = now, None
         raise Interrupted(signum)
 
     previous = {s: signal.signal(s, interrupt) for s in (signal.SIGINT, signal.SIGTERM)}
-    _stop_depth[0] += 1
+    _stops.depth += 1
     try:
         yield
     finally:
         for s, handler in previous.items():
             signal.signal(s, handler)
-        _stop_depth[0] -= 1
-        if not _stop_depth[0]:  # the outermost one: the stop is over, the next signal is a new stop
-            _last_stop[0] = float("-inf")
-            if _resend[0] is not None:
-                _resend[0].cancel()
-                _resend[0] = None
+        _stops.depth -= 1
+        if not _stops.depth:  # the outermost one: the stop is over, the next signal is a new stop
+            if _stops.resend is not None:
+                _stops.resend.cancel()
+            _stops.last, _stops.resend = float("-inf"), None
 
 
 class _InProcess(Executor):
