@@ -151,14 +151,22 @@ def test_a_vraag_nobody_accepted_is_not_a_row_of_zeros(compiled_kernels):
     assert any(line.lstrip().startswith("vraag") for line in advice.format_table(show_all=True).splitlines())
 
 
+def _bid(
+    contract: str, trump: str | None, ev: float, n: int, p: float = float("nan"), pays_as_pass: bool = False
+) -> dict:
+    """A hand-built bid-value row (``options.BidRows``: only the columns the verdict reads)."""
+    return {"contract": contract, "trump": trump, "level": None, "ev_units": ev, "n": n, "table_p_success": p,
+            "pays_as_pass": pays_as_pass}  # fmt: skip
+
+
 def test_the_verdict_names_only_bids_the_bid_table_shows():
     """A bid whose contract was never made is hidden from the bid table, so the verdict does not name it either."""
     solo = {"contract": "solo", "trump": "H", "partner": None, "p_success": 0.5, "ev_units": 1.0, "n": 8}
     table = pd.DataFrame([solo])
     bids = pd.DataFrame([
-        {"contract": "pass", "trump": None, "level": None, "ev_units": 0.3, "n": 8, "table_p_success": float("nan")},
-        {"contract": "kleine_miserie", "trump": None, "level": None, "ev_units": -0.5, "n": 8, "table_p_success": 0.0},
-        {"contract": "solo", "trump": "H", "level": None, "ev_units": -1.0, "n": 8, "table_p_success": 0.5},
+        _bid("pass", None, 0.3, 8),
+        _bid("kleine_miserie", None, -0.5, 8, p=0.0),
+        _bid("solo", "H", -1.0, 8, p=0.5),
     ])  # fmt: skip
     runner = {"contract": "kleine_miserie", "trump": None, "ev_units": -0.5}
     advice = Advice(table, pd.DataFrame(), {"contract": "pass", "trump": None, "ev_units": 0.3}, runner, 1.0, {},
@@ -172,9 +180,9 @@ def test_a_never_made_bid_of_the_recommended_contract_in_another_suit_is_hidden(
     table = pd.DataFrame([{"contract": "abondance", "trump": "H", "partner": None, "p_success": 0.6,
                            "ev_units": 5.0, "n": 48}])  # fmt: skip
     bids = pd.DataFrame([
-        {"contract": "abondance", "trump": "H", "level": None, "ev_units": 5.0, "n": 48, "table_p_success": 0.6},
-        {"contract": "pass", "trump": None, "level": None, "ev_units": 0.0, "n": 48, "table_p_success": float("nan")},
-        {"contract": "abondance", "trump": "S", "level": None, "ev_units": -24.0, "n": 48, "table_p_success": 0.0},
+        _bid("abondance", "H", 5.0, 48, p=0.6),
+        _bid("pass", None, 0.0, 48),
+        _bid("abondance", "S", -24.0, 48, p=0.0),
     ])  # fmt: skip
     runner = {"contract": "pass", "trump": None, "ev_units": 0.0}
     advice = Advice(table, pd.DataFrame(), {"contract": "abondance", "trump": "H", "ev_units": 5.0}, runner, 1.0,
@@ -188,12 +196,27 @@ def test_with_no_runner_up_every_other_bid_pays_as_the_recommendation():
     table = pd.DataFrame([{"contract": "vraag", "trump": "H", "partner": "accepting", "p_success": float("nan"),
                            "ev_units": 0.0, "n": 0}])  # fmt: skip
     bids = pd.DataFrame([
-        {"contract": "pass", "trump": None, "level": None, "ev_units": 0.0, "n": 32, "table_p_success": float("nan")},
-        {"contract": "vraag", "trump": "H", "level": None, "ev_units": 0.0, "n": 32, "table_p_success": float("nan")},
+        _bid("pass", None, 0.0, 32),
+        _bid("vraag", "H", 0.0, 32, pays_as_pass=True),
     ])  # fmt: skip
     advice = Advice(table, pd.DataFrame(), {"contract": "pass", "trump": None, "ev_units": 0.0}, None, 1.0, {},
                     bids=bids)  # fmt: skip
     assert advice.verdict() == "pass: yes, +0.0 units · vraag ♥: pays as pass, +0.0 units"
+
+
+def test_a_bid_that_settles_as_pass_says_so_when_another_bid_is_recommended():
+    """A dealer's vraag nobody can accept settles as pass: it said "pays as pass" when pass was recommended and
+    "vraag ♥: no, +0.0 units" when another bid was (a new user's two hands)."""
+    table = pd.DataFrame([{"contract": "abondance", "trump": "H", "p_success": 0.6, "ev_units": 5.0, "n": 48}])
+    bids = pd.DataFrame([
+        _bid("abondance", "H", 5.0, 48, p=0.6),
+        _bid("pass", None, 0.0, 48),
+        _bid("vraag", "H", 0.0, 48, pays_as_pass=True),
+    ])  # fmt: skip
+    runner = {"contract": "pass", "trump": None, "ev_units": 0.0}
+    advice = Advice(table, pd.DataFrame(), {"contract": "abondance", "trump": "H", "ev_units": 5.0}, runner, 1.0,
+                    {}, bids=bids)  # fmt: skip
+    assert advice.verdict() == "abondance ♥: yes, +5.0 units · pass: no, +0.0 units · vraag ♥: pays as pass, +0.0 units"
 
 
 def test_a_misere_answer_under_double_dummy_points_to_pimc(compiled_kernels):

@@ -307,6 +307,7 @@ def test_a_vraag_nobody_is_left_to_accept_is_no_runner_up(compiled_kernels):
     adv = advise("S:8642 H:T53 D:974 C:J95", "dealer", "9D", samples=ROUND_FIRST, seed=1, n_jobs=1, progress=False)
     vraag = adv.bids[adv.bids.contract == "vraag"]
     assert adv.recommendation["contract"] == "pass" and len(vraag) == 1 and (vraag.ev_units == 0).all()
+    assert vraag.pays_as_pass.all() and not adv.bids[adv.bids.contract != "vraag"].pays_as_pass.any()
     assert adv.runner_up is not None and adv.runner_up["contract"] != "vraag"
     assert adv.p_order >= 0.99 and "close call" not in adv.verdict()
     # a dropped bid whose mean over its 8 deals is above the recommendation's: listed after it, not "pays as pass"

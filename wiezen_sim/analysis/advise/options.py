@@ -23,6 +23,7 @@ from wiezen_sim.analysis.advise.bids import (
 )
 from wiezen_sim.analysis.advise.dd_table import PARTNER_ROWS, asker, exact_alone, kleine_candidates
 from wiezen_sim.analysis.advise.play import play_options
+from wiezen_sim.analysis.advise.stopping import settles_alike
 from wiezen_sim.analysis.stats import mean_interval, wilson
 from wiezen_sim.cards import SUITS, card_name, card_suit
 from wiezen_sim.rules.auction import LEVELS, aces
@@ -238,7 +239,9 @@ class BidRows:
             its Student-t 95 % interval, RULES.md 1.6), ``n`` (deals counted), the outcome shares
             ``declares``, ``with_partner``, ``other_contract``, ``all_pass`` (they sum to 1) and
             ``table_ev_units``, ``table_p_success`` (the table's "if I declare it" row of the bid: its
-            expected settlement and P(success); NaN for pass).
+            expected settlement and P(success); NaN for pass), ``pays_as_pass`` (a bid other than pass that
+            settles as pass on every deal both were valued on, such as a dealer's vraag nobody is left to
+            accept).
         evs: per row, ``float64[n]`` the seat's settlement per counted deal (units).
         halves: per row, the Wilson 95 % half-width of the bid's table row's P(success) (0 for pass).
     """
@@ -295,6 +298,9 @@ def bid_rows(
             assert vraag is not None
             value += np.where(own[:m, j] == OWN_VRAAG, vraag[:m], 0.0)
         _add_bid(out, option, trump, value, outcome[:m, j], half, (table_ev, table_p))
+    passing = next((ev for row, ev in zip(out.rows, out.evs, strict=True) if row["contract"] == PASS), None)
+    for row, ev in zip(out.rows, out.evs, strict=True):
+        row["pays_as_pass"] = row["contract"] != PASS and passing is not None and settles_alike(ev, passing)
     return out
 
 

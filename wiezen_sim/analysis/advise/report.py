@@ -224,7 +224,7 @@ class Advice:
         """The short answer: the recommendation (``yes``), then the other best options by expected value, e.g.
         ``abondance ♠: yes, 0.97, +23 units · miserie: no, 0.05, −27 units · pass: no, +0.0 units``; from
         the bid values (where there are some) ``vraag ♥: yes, +1.7 units · pass: no, +0.0 units``; a bid that
-        settles as the recommendation on every deal says so:
+        settles as the recommendation, or as pass, on every deal says so:
         ``pass: yes, +0.0 units · vraag ♣: pays as pass, +0.0 units``."""
         return " · ".join(self._verdict_parts() + self._close_call())
 
@@ -251,7 +251,12 @@ class Advice:
             alike = self._alike_bids()
             for row in ranked[: VERDICT_OPTIONS + 1]:
                 label = self.bid_label(row)
-                said = "yes" if label == best else f"pays as {best}" if label in alike else "no"
+                said = (
+                    "yes" if label == best
+                    else f"pays as {best}" if label in alike
+                    else "pays as pass" if row["pays_as_pass"]
+                    else "no"
+                )  # fmt: skip
                 ev = _verdict_units(row["ev_units"])
                 parts.append(
                     f"{label}: {said}, {ev} units" + (f" over {int(row['n'])} deals" if row["n"] < most else "")
