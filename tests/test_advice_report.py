@@ -114,6 +114,16 @@ def test_verdict_api():
     assert advice.verdict().split(":")[0] == advice.label(advice.recommendation)
 
 
+def test_the_vraag_row_says_on_how_many_deals_it_was_asked():
+    """Its n counts the deals someone accepted: the table shows "2 of 16" (a new user read the bid row's 8 deals
+    beside the table row's n = 6, asked on 64, as a contradiction)."""
+    advice = advise("S:AKQJ98 H:AK2 D:K3 C:52", "eldest", "7H", samples=16, seed=1, n_jobs=1, progress=False)
+    vraag = advice.table[(advice.table.contract == "vraag") & (advice.table.partner == "accepting")].iloc[0]
+    assert vraag.asked == 16 and vraag.n == round(vraag.p_accept * 16) and 0 < vraag.n < 16
+    row = next(line for line in advice.format_table().splitlines() if "the first seat that accepts" in line)
+    assert row.endswith(f" {vraag.n} of 16")
+
+
 def test_verdict_of_a_vraag_nobody_accepted():
     """A vraag that nobody accepted in the sampled deals has no P(success): said in words, never 'nan'."""
     table = pd.DataFrame([

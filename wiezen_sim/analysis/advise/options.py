@@ -156,7 +156,16 @@ def dd_rows(
         mate = np.where(accepted, partner, order[0])  # any partner where nobody accepts: masked out
         ev = np.where(accepted, rows.payout("vraag", mate, np.maximum(tricks, 0)), 0.0)
         ok = rows.made("vraag", tricks)[accepted]
-        rows.add("vraag", trump, ok, ev, tricks[accepted], partner="accepting", p_accept=float(accepted.mean()))
+        rows.add(
+            "vraag",
+            trump,
+            ok,
+            ev,
+            tricks[accepted],
+            partner="accepting",
+            p_accept=float(accepted.mean()),
+            asked=len(accepted),
+        )
     rows.add("solo", trump, rows.made("solo", alone_t), rows.payout("solo", None, alone_t), alone_t)
     if "kleine_miserie" in contracts:
         best = int(np.argmax(res["kleine"].sum(axis=0)))
@@ -206,7 +215,16 @@ def play_rows(
             mate = np.where(accepted, res["vraag_partner"], (p + 1) % SEATS)  # any partner where nobody accepts
             ev = np.where(accepted, rows.payout("vraag", mate, np.maximum(tricks, 0)), 0.0)
             ok = rows.made("vraag", tricks)[accepted]
-            rows.add("vraag", trump, ok, ev, tricks[accepted], partner="accepting", p_accept=float(accepted.mean()))
+            rows.add(
+                "vraag",
+                trump,
+                ok,
+                ev,
+                tricks[accepted],
+                partner="accepting",
+                p_accept=float(accepted.mean()),
+                asked=len(accepted),
+            )
         elif contract == "solo":
             rows.add("solo", trump, rows.made("solo", tricks), rows.payout("solo", None, tricks), tricks)
         elif contract == "abondance" and rules.abondance_levels:

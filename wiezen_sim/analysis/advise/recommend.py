@@ -154,7 +154,8 @@ def advise(
         ``p_success`` (probability), ``ci_low``/``ci_high`` (Wilson 95 %), ``mean_tricks``
         (tricks of the declaring side; NaN where only a target test is run),
         ``ev_units`` (expected settlement of the declarer, units, RULES.md 1.6), ``n``
-        (int), and where they apply ``partner`` (vraag), ``p_accept``, ``discard``
+        (int; a vraag with the accepting partner: the deals someone accepted), and where they apply ``partner``
+        (vraag), ``p_accept`` and ``asked`` (the deals that vraag was asked on), ``discard``
         (kleine miserie), ``level``. ``distribution`` (DataFrame, same rows, columns
         0..13) holds the trick distribution. ``bids`` (DataFrame or None): one row per bid,
         ``contract``, ``trump``, ``level``, ``ev_units`` (this seat's expected settlement, units),

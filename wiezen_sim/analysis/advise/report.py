@@ -405,7 +405,9 @@ class Advice:
         shown["ev_units"] = [x or "" for x in num("ev_units", "{:+.2f}")]
         shown["ev 95% CI"] = interval("ev_low", "ev_high", "{:+.1f}")
         shown["mean_tricks"] = num("mean_tricks", "{:.2f}")
-        shown["n"] = ["" if x is None else str(int(x)) for x in rows["n"]]
+        asked = rows["asked"] if "asked" in rows else [None] * len(rows)  # a vraag: accepted of asked
+        shown["n"] = ["" if x is None else f"{int(x)}" + ("" if a is None else f" of {int(a)}")
+                      for x, a in zip(rows["n"], asked, strict=True)]  # fmt: skip
         shown = shown.loc[:, [c == "contract" or shown[c].astype(bool).any() for c in shown.columns]]  # no blank column
         rec, run = self.recommendation, self.runner_up
         hint = self.misere_hint()
@@ -454,7 +456,7 @@ class Advice:
             lines.append(
                 f"runner-up: {self.bid_label(run)}  ({run['ev_units']:+.2f} units"
                 + ("; never made in these deals, so not in the bid table" if unseen else "")
-                + f"); P(recommendation really better) = {self.p_order:.3f}"
+                + f"); P(recommendation really better, deal by deal) = {self.p_order:.3f}"
             )
             if between := self._alike_bids():
                 lines.append(f"({', '.join(between)}: pays exactly as the recommendation on every deal, so "
@@ -466,7 +468,7 @@ class Advice:
             "mean_tricks: tricks of the declaring side (blank where only success is settled: double dummy asks a",
             "target test, a played deal stops once the contract is made or broken);",
             "n: the deals that row counts, at most the sampled deals: a contract that cannot beat the best stops",
-            "being asked after a round, and a vraag counts only the deals where someone accepts.",
+            "being asked after a round, and a vraag counts only the deals where someone accepts ('6 of 64').",
             "partner (vraag): the seat that goes with you; 'the first seat that accepts' counts only the deals where",
             "someone accepts (its ev_units counts 0 for the others, where you pass).",
         ]

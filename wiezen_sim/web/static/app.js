@@ -259,7 +259,9 @@ class WiezenPanel extends Panel {
       cell(tr, interval(r.ev_low, r.ev_high, 2));
       cell(tr, r.n.toLocaleString());
       const notes = [];
-      if (r.p_accept !== null && r.p_accept !== undefined) notes.push(`accepted in ${(100 * r.p_accept).toFixed(0)} % of deals`);
+      if (r.p_accept !== null && r.p_accept !== undefined) {
+        notes.push(`accepted on ${r.n.toLocaleString()} of ${r.asked.toLocaleString()} deals (n counts those)`);
+      }
       if (r.discard) notes.push(`discard ${r.discard}`);
       if (msg.not_biddable[i]) notes.push(msg.not_biddable[i]);
       cell(tr, notes.join("; "), { class: "note" });
