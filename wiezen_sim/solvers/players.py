@@ -116,9 +116,12 @@ HONOURS = (11, 12, 13)  # J Q K: "cover an honour"
 PLAYERS = ("random", "heuristic", "pimc")
 ADAPTIVE_CAP = 4  # adaptive M of the advisor's PIMC players: at most this many times M worlds
 PIMC_TT_MB = 32  # emptied for every decision; smaller tables make rare positions take minutes
-# trick nodes one question may take (about 0.5 s): on the advisor's example hand 16 of 121,033
-# questions (misère defence in the first tricks) needed more and took 96 % of the search time
-PIMC_NODE_LIMIT = 1_000_000
+# trick nodes one question may take (about 0.04 s; a world with a question past it is left out of the
+# decision): the costliest questions are misère defences in the first tricks. Down from 1,000,000 (session
+# 32): on the 40 costliest decisions of two advise runs 6.5 times less CPU, the same card as under the old
+# limit with the same seed in 96 of 120 choices, where two seeds under the old limit agree in 75
+# (experiments/benchmarks/pimc_node_limit.py, results/benchmarks/README.md)
+PIMC_NODE_LIMIT = 100_000
 
 
 # ----------------------------------------------------------------- what a seat can see
