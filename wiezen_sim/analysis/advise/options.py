@@ -129,6 +129,23 @@ class OptionRows:
         else:
             self.dists.append(np.full(14, math.nan))
 
+    def add_accepted_vraag(self, trump: int, tricks: np.ndarray, partner: np.ndarray) -> None:
+        """The vraag row with the first seat that accepts (RULES.md 1.3), from the deals it was asked on.
+
+        Args:
+            trump: the turned suit 0..3.
+            tricks: ``int[n]`` tricks of the pair per deal, −1 where nobody accepted (the proposer passes: 0 units).
+            partner: ``int[n]`` the seat that accepted (read only where someone did).
+
+        Its ``n`` counts the deals someone accepted, ``asked`` the deals it was asked on, ``p_accept`` their ratio;
+        ``ev_units`` is over every deal asked.
+        """
+        accepted = tricks >= 0
+        mate = np.where(accepted, partner, (self.seat + 1) % SEATS)  # any partner where nobody accepts: masked out
+        ev = np.where(accepted, self.payout("vraag", mate, np.maximum(tricks, 0)), 0.0)
+        self.add("vraag", trump, self.made("vraag", tricks)[accepted], ev, tricks[accepted], partner="accepting",
+                 p_accept=float(accepted.mean()), asked=len(accepted))  # fmt: skip
+
     def made(self, contract: str, tricks: np.ndarray, target: int | np.ndarray | None = None) -> np.ndarray:
         """``bool[n]``: whether ``tricks`` make ``contract`` (target: the rules', unless given)."""
         return succeeded(contract_spec(contract), tricks, self.rules.target(contract) if target is None else target)
@@ -151,21 +168,7 @@ def dd_rows(
         partner = np.full(n, -1)
         for q in reversed(order):  # the first accepting seat clockwise after the proposer
             partner = np.where(res["accepts"][:, q], q, partner)
-        accepted = partner >= 0
-        tricks = res["accepted"]
-        mate = np.where(accepted, partner, order[0])  # any partner where nobody accepts: masked out
-        ev = np.where(accepted, rows.payout("vraag", mate, np.maximum(tricks, 0)), 0.0)
-        ok = rows.made("vraag", tricks)[accepted]
-        rows.add(
-            "vraag",
-            trump,
-            ok,
-            ev,
-            tricks[accepted],
-            partner="accepting",
-            p_accept=float(accepted.mean()),
-            asked=len(accepted),
-        )
+        rows.add_accepted_vraag(trump, res["accepted"], partner)
     rows.add("solo", trump, rows.made("solo", alone_t), rows.payout("solo", None, alone_t), alone_t)
     if "kleine_miserie" in contracts:
         best = int(np.argmax(res["kleine"].sum(axis=0)))
@@ -211,20 +214,7 @@ def play_rows(
         if not ask(contract):
             pass  # not asked for (contracts=), or not in every round of these deals: no trick counts to settle
         elif contract == "vraag":
-            accepted = tricks >= 0
-            mate = np.where(accepted, res["vraag_partner"], (p + 1) % SEATS)  # any partner where nobody accepts
-            ev = np.where(accepted, rows.payout("vraag", mate, np.maximum(tricks, 0)), 0.0)
-            ok = rows.made("vraag", tricks)[accepted]
-            rows.add(
-                "vraag",
-                trump,
-                ok,
-                ev,
-                tricks[accepted],
-                partner="accepting",
-                p_accept=float(accepted.mean()),
-                asked=len(accepted),
-            )
+            rows.add_accepted_vraag(trump, tricks, res["vraag_partner"])
         elif contract == "solo":
             rows.add("solo", trump, rows.made("solo", tricks), rows.payout("solo", None, tricks), tricks)
         elif contract == "abondance" and rules.abondance_levels:
