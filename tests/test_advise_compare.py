@@ -198,3 +198,18 @@ def test_cli_compare_refusals_one_line_exit_2(capsys, extra, message):
         code = exc.code
     err = capsys.readouterr().err
     assert code == 2 and message in err and err.count("\n") == 1, err
+
+
+def test_compare_rows_are_the_biddable_ones_and_the_vraag_says_its_deals(compiled_kernels):
+    """A new user saw abondance in troef ♠ compared as a row of its own after passes (it only overcalls, RULES.md
+    1.3), and the vraag's n as a bare 23 where the plain table says "23 of 40"."""
+    from wiezen_sim.analysis.advise.compare import compare
+
+    comparison = compare("S:AKQJ98 H:AK2 D:K3 C:52", "eldest", "7H", samples=16, seed=1, n_jobs=1,
+                         methods=("dd", "heuristic"), progress=False)  # fmt: skip
+    table = comparison.table
+    assert "abondance_in_troef" not in set(table.contract) and comparison.meta["fixed_partner_rows"] == 3
+    vraag = table[table.contract == "vraag"].iloc[0]
+    assert vraag.asked == 16 and 0 < vraag.n < 16
+    row = next(line for line in comparison.format_table().splitlines() if "the first seat that accepts" in line)
+    assert f" {vraag.n} of 16 " in row

@@ -75,7 +75,7 @@ def compare(
     for key in per[methods[1]]:
         if not all(key in per[m] for m in methods):
             continue
-        row = dict(zip(KEY, key, strict=True), n=len(per[first][key][0]))
+        row = dict(zip(KEY, key, strict=True), n=len(per[first][key][0]), asked=per[first][key][2])
         row.update({f"p_{m}": float(per[m][key][0].mean()) if len(per[m][key][0]) else math.nan for m in methods})
         row.update({f"ev_{m}": per[m][key][1] for m in methods})
         for m in methods[1:]:
@@ -84,7 +84,7 @@ def compare(
         rows.append(row)
     table = pd.DataFrame(rows).dropna(axis=1, how="all")
     meta = {k: v for k, v in runs[first].meta.items() if k != "method"}
-    fixed = max(len(a.table) - len(_keyed(a)) for a in runs.values())  # a vraag's rows with a fixed partner seat
+    fixed = max(_fixed_partner_rows(a) for a in runs.values())
     meta.update(methods=list(methods), worlds=worlds, fixed_partner_rows=fixed)
     meta["recommendations"] = {
         m: {"bid": a.bid_label(a.recommendation), "ev_units": float(a.recommendation["ev_units"]),
@@ -119,14 +119,25 @@ def _bid_values(runs: dict[str, Advice]) -> pd.DataFrame | None:
 
 
 def _keyed(advice: Advice) -> dict[tuple, tuple]:
-    """The options of ``advice`` one may bid (not a vraag with a fixed partner seat), by :data:`KEY`:
-    ``(success per deal counted (bool[n]), expected settlement in units)``."""
+    """The options of ``advice`` one may bid (:meth:`Advice.biddable`: not a vraag with a fixed partner seat, nor
+    abondance in troef after passes), by :data:`KEY`: ``(success per deal counted (bool[n]), expected settlement in
+    units, deals asked (the vraag with the accepting partner, whose n counts the deals someone accepted; else
+    None))``."""
     out = {}
-    for (_, row), ok in zip(advice.table.iterrows(), advice.success, strict=True):
-        if row.get("partner") in (None, "accepting") or _isnan(row.get("partner")):
+    for (_, row), ok, biddable in zip(advice.table.iterrows(), advice.success, advice.biddable(), strict=True):
+        if biddable:
             key = tuple(None if _isnan(row.get(k)) else row.get(k) for k in KEY)
-            out[key] = (ok, float(row["ev_units"]))
+            asked = row.get("asked")
+            out[key] = (ok, float(row["ev_units"]), None if asked is None or _isnan(asked) else int(asked))
     return out
+
+
+def _fixed_partner_rows(advice: Advice) -> int:
+    """How many rows of ``advice`` are a vraag with a fixed partner seat (not played by the play methods)."""
+    if "partner" not in advice.table:
+        return 0
+    partner = advice.table["partner"]
+    return int((partner.notna() & (partner != "accepting")).sum())
 
 
 def _isnan(x: object) -> bool:

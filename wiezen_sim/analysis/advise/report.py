@@ -51,8 +51,8 @@ def describe_pimc(meta: dict) -> str:
     bidding off the model or a seat's bids were left unread (that seat's hand guessed from the play alone; a bid
     is left unread when the model makes it with none of the :data:`~wiezen_sim.solvers.worlds.PILOT` hands drawn)."""
     n = meta["pimc_decisions"]
-    text = (f"{n:,} card decisions; worlds left out of a decision as too deep to solve (it chooses on the others): "
-            f"{meta['worlds_dropped']:,}")  # fmt: skip
+    text = (f"{n:,} card decisions; worlds left out as too deep to solve (each from one decision, which then chooses "
+            f"on its other worlds): {meta['worlds_dropped']:,} worlds")  # fmt: skip
     if "auction_contradicted" in meta:
         text += (f"; guesses read the auction as bid by the {meta['auction_model']}; options whose auction that bot "
                  f"would not bid: {meta['auction_off_model']:,} (the other players still guess hands the bot bids "
@@ -438,7 +438,8 @@ class Advice:
             lines.append(f"never made in these deals, not shown: {names} (in brackets the deals it was asked on: a "
                          "contract that cannot beat the best stops being asked; --all shows every row)")  # fmt: skip
         if hidden:
-            lines.append(f"{hidden} rows not shown: a vraag with a fixed partner seat (the partner decides) "
+            lines.append(f"{hidden} row{'s' if hidden > 1 else ''} not shown: a vraag with a fixed partner seat "
+                         "(the partner decides) "
                          "or not biddable now")  # fmt: skip
         if m["method"] != "dd" and (t["contract"] == "vraag").any():
             lines.append(f"not shown: a vraag with a fixed partner seat (the partner decides): the {m['method']} "
@@ -582,7 +583,9 @@ class Comparison:
             shown["partner"] = rows["partner"].map(partner_words).to_numpy()
         if "level" in rows and rows["level"].notna().any():
             shown["level"] = ["" if x != x else str(int(x)) for x in rows["level"]]
-        shown["n"] = [str(int(x)) for x in rows["n"]]
+        asked = rows["asked"] if "asked" in rows else [math.nan] * len(rows)  # a vraag: accepted of asked
+        shown["n"] = [f"{int(x)}" + ("" if math.isnan(a) else f" of {int(a)}")
+                      for x, a in zip(rows["n"], asked, strict=True)]  # fmt: skip
         for method in methods:
             shown[f"p_{method}"] = ["" if math.isnan(x) else f"{x:.3f}" for x in rows[f"p_{method}"]]
         for method in methods:
