@@ -246,6 +246,7 @@ def _others_tricks(d: Declaration, deal: Deal, rules: RuleSet) -> tuple[int, tup
         hands[setup.leader] &= ~(1 << setup.forced_lead)
         trick = (setup.forced_lead,)
     solver = solver_for(setup.trump)
+    solver.clear()  # an empty table: the node count must not depend on the deals this process solved before
     before = solver.trick_nodes
     side = _side_mask(setup.side)
     if _exact(rules, d.contract):
