@@ -71,12 +71,25 @@ def option_name(option: dict) -> str:
 
 def partner_words(partner: object) -> str:
     """A vraag row's ``partner`` in words: ``accepting`` → the first seat that accepts, 2 → ``third seat (2)``."""
-    if partner is None or (isinstance(partner, float) and math.isnan(partner)):
+    if _missing(partner):
         return ""
     if partner == "accepting":
         return "the first seat that accepts"
     seat = parse_seat(int(partner))  # type: ignore[call-overload]
     return f"{seat_name(seat)} seat ({seat})"
+
+
+def _deal_counts(rows: pd.DataFrame) -> list[str]:
+    """The ``n`` column of a contract table: the deals each row counts, and for the vraag with the accepting partner
+    the deals it was asked on (``18 of 160``); blank where ``n`` is missing (None or NaN)."""
+    asked = rows["asked"] if "asked" in rows else [None] * len(rows)
+    return ["" if _missing(x) else f"{int(x)}" + ("" if _missing(a) else f" of {int(a)}")
+            for x, a in zip(rows["n"], asked, strict=True)]  # fmt: skip
+
+
+def _missing(x: object) -> bool:
+    """None or NaN (a cell of a table row that has no value)."""
+    return x is None or (isinstance(x, float) and math.isnan(x))
 
 
 def _troel_trump(hand: str) -> str:
@@ -405,9 +418,7 @@ class Advice:
         shown["ev_units"] = [x or "" for x in num("ev_units", "{:+.2f}")]
         shown["ev 95% CI"] = interval("ev_low", "ev_high", "{:+.1f}")
         shown["mean_tricks"] = num("mean_tricks", "{:.2f}")
-        asked = rows["asked"] if "asked" in rows else [None] * len(rows)  # a vraag: accepted of asked
-        shown["n"] = ["" if x is None else f"{int(x)}" + ("" if a is None else f" of {int(a)}")
-                      for x, a in zip(rows["n"], asked, strict=True)]  # fmt: skip
+        shown["n"] = _deal_counts(rows)
         shown = shown.loc[:, [c == "contract" or shown[c].astype(bool).any() for c in shown.columns]]  # no blank column
         rec, run = self.recommendation, self.runner_up
         hint = self.misere_hint()
@@ -583,9 +594,7 @@ class Comparison:
             shown["partner"] = rows["partner"].map(partner_words).to_numpy()
         if "level" in rows and rows["level"].notna().any():
             shown["level"] = ["" if x != x else str(int(x)) for x in rows["level"]]
-        asked = rows["asked"] if "asked" in rows else [math.nan] * len(rows)  # a vraag: accepted of asked
-        shown["n"] = [f"{int(x)}" + ("" if math.isnan(a) else f" of {int(a)}")
-                      for x, a in zip(rows["n"], asked, strict=True)]  # fmt: skip
+        shown["n"] = _deal_counts(rows)
         for method in methods:
             shown[f"p_{method}"] = ["" if math.isnan(x) else f"{x:.3f}" for x in rows[f"p_{method}"]]
         for method in methods:
