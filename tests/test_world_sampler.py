@@ -157,6 +157,32 @@ def test_exact_count_and_uniform_against_enumeration(case):
     assert chisquare([draws[w] for w in worlds]).pvalue > 0.001
 
 
+def split_of(hand: int, known: int) -> tuple[int, ...]:
+    """The hidden cards per suit a place received (its cards beyond the known ones)."""
+    return tuple(len(cards_of((hand & ~known) >> (16 * s) & SUIT)) for s in range(4))
+
+
+@pytest.mark.parametrize("case", range(len(SMALL)))
+def test_worlds_within_allowed_splits_are_counted_and_uniform_against_enumeration(case):
+    """One place limited to some of its splits (kernel.worlds ``*_within``): the count and the uniform draw are
+    those of the brute-force worlds whose split for that place is allowed, whatever the place (free or not)."""
+    known, need, unseen, voids = (np.array(x, dtype=np.int64) if isinstance(x, list) else x for x in SMALL[case])
+    worlds = brute_force(known, need, unseen, voids)
+    place = int(np.flatnonzero(need)[case % np.count_nonzero(need)])
+    splits = sorted({split_of(w[place], int(known[place])) for w in worlds})
+    assert len(splits) > 1, "a limit that can change something"
+    kept = splits[::2]  # every other split the place can receive
+    allowed = np.zeros(kw.SPLITS, dtype=np.bool_)
+    for k in kept:
+        allowed[kw.split_code(*k)] = True
+    within = [w for w in worlds if split_of(w[place], int(known[place])) in kept]
+    assert kw.count_worlds_within(need, np.int64(unseen), voids, place, allowed) == len(within) < len(worlds)
+    draws = Counter(map(tuple, kw.sample_worlds_within(rng_new(case), known, need, np.int64(unseen), voids,
+                                                       60 * len(within), place, allowed).tolist()))  # fmt: skip
+    assert set(draws) <= set(within)
+    assert len(within) == 1 or chisquare([draws[w] for w in within]).pvalue > 0.001
+
+
 def test_a_chi_square_that_can_fail():
     """The uniformity check rejects a sampler that gets the counts wrong: one that draws how many
     cards of each suit every place gets uniformly among the possible splits, ignoring how many deals

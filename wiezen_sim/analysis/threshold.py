@@ -106,6 +106,27 @@ def _trick_tables() -> tuple[np.ndarray, np.ndarray]:
     return side, trump - side
 
 
+_NO_HOLDING = -(1 << 20)  # the tricks of a suit length no holding can have
+
+
+def _most_tricks(held: int, cards: int) -> tuple[np.ndarray, np.ndarray]:
+    """``int64[4, 14]`` each: per suit and length, twice the most playing tricks a holding of that length that
+    holds ``held`` and only ``cards`` counts as a side suit, and as the trump suit (:data:`_NO_HOLDING` where
+    no holding has that length)."""
+    side_table, extra = _trick_tables()
+    side = np.full((len(SUITS), 14), _NO_HOLDING, dtype=np.int64)
+    trump = side.copy()
+    for suit in range(len(SUITS)):
+        must, may = held >> (16 * suit + 2) & (_HOLDINGS - 1), cards >> (16 * suit + 2) & (_HOLDINGS - 1)
+        free = np.array([1 << b for b in range(13) if (may & ~must) >> b & 1], dtype=np.int64)
+        picks = (np.arange(1 << len(free))[:, None] >> np.arange(len(free)) & 1).astype(bool)
+        holdings = must | (picks * free).sum(axis=1)
+        lengths = np.bitwise_count(holdings).astype(np.int64)
+        np.maximum.at(side[suit], lengths, side_table[holdings])
+        np.maximum.at(trump[suit], lengths, side_table[holdings] + extra[holdings])
+    return side, trump
+
+
 def pass_or_lowest(legal: list[Bid]) -> Bid:
     """Pass when legal, else the lowest legal contract (troel under the troel obligation)."""
     if Bid(PASS) in legal:
@@ -262,6 +283,40 @@ class ThresholdBidder:
                 placed = dataclasses.replace(state, hands=(seated[0], seated[1], seated[2], seated[3]))
                 known[code] = self._decide(placed, self._wishes_of(code)) == bid
         return np.array([known[code] for code in unique.tolist()], dtype=np.float64)[inverse.ravel()]
+
+    def length_bound(self, state: AuctionState, bid: Bid, lengths: np.ndarray, held: int, cards: int) -> np.ndarray:
+        """Whether some hand with each of these dealt suit lengths could make ``bid`` in ``state``: False only
+        where no hand of those lengths that holds every card of ``held`` and only cards of ``cards`` makes it
+        (:class:`~wiezen_sim.solvers.worlds.AuctionModel`; the bids that need playing tricks: abondance, solo
+        slim, abondance in troef, solo, vraag, accept, wait; True for the others).
+
+        The most playing tricks such a hand can count in a suit is the sum over the suits of the most each
+        suit's holding of that length can count (the holdings of the suits are independent).
+
+        Args:
+            state: the auction before the bid; lengths: ``int64[n, 4]`` dealt cards per suit (S, H, D, C);
+            held, cards: card masks (``held`` within ``cards``).
+
+        Returns:
+            ``bool[n]``.
+        """
+        turned = card_suit(state.turned)
+        if bid.name == "abondance":
+            need, suits = (
+                self.threshold("abondance") + (bid.level or 9) - 9,
+                [bid.trump] if bid.trump is not None else range(4),
+            )
+        elif bid.name == "solo_slim":
+            need, suits = self.threshold("solo_slim"), range(4)
+        elif bid.name in ("abondance_in_troef", "solo", "vraag", ACCEPT, WAIT):
+            need, suits = self.threshold("abondance" if bid.name == "abondance_in_troef" else bid.name), [turned]
+        else:
+            return np.ones(len(lengths), dtype=bool)
+        side, trump = _most_tricks(held, cards)
+        lengths = np.asarray(lengths, dtype=np.int64)
+        sides = side[np.arange(len(SUITS)), lengths].sum(axis=1)  # [n]
+        best = np.max([sides - side[t, lengths[:, t]] + trump[t, lengths[:, t]] for t in suits], axis=0)
+        return best >= 2 * need
 
     def _decide(self, state: AuctionState, wish: dict[str, object]) -> Bid:
         """The bid of the seat to act with these wishes (the order of the module docstring)."""

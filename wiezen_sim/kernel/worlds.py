@@ -36,6 +36,13 @@ world is then drawn place by place: a split ``k`` with probability
 ``Π C(r_s, k_s) · ways_{j+1}(r − k) / ways_j(r)``, then the ``k_s`` cards uniformly among
 the ``r_s`` left of each suit; the pool's cards are dealt to the free places by room. No
 rejection and no approximation beyond float64 rounding of the probabilities.
+
+Within allowed splits (``*_within``). One place may be limited to some of its splits:
+``allowed`` (bool[``SPLITS``], indexed by :func:`split_code` of ``k``) says which ``k`` it may
+receive (the sampling players draw the hand of a seat whose bid the auction model makes only
+with some suit lengths among those lengths: ``solvers.worlds``). That place is then served as a
+constrained place whatever its voids, its splits outside ``allowed`` count 0, and the worlds are
+uniform over the consistent ones in which it receives an allowed split.
 """
 
 from __future__ import annotations
@@ -52,6 +59,13 @@ _SUIT_CARDS = 13
 _BINOM = np.array([[math.comb(n, k) for k in range(_SUIT_CARDS + 1)] for n in range(_SUIT_CARDS + 1)],
                   dtype=np.float64)  # fmt: skip
 _UNIT = 2.0**-53
+SPLITS = (_SUIT_CARDS + 1) ** 4  # the splits k (cards per suit, 0..13 each) one place may receive
+
+
+@njit(cache=True)
+def split_code(k0, k1, k2, k3):
+    """The index of the split ``(k_S, k_H, k_D, k_C)`` in an ``allowed`` table (bool[SPLITS])."""
+    return k0 + (_SUIT_CARDS + 1) * (k1 + (_SUIT_CARDS + 1) * (k2 + (_SUIT_CARDS + 1) * k3))
 
 
 @njit(cache=True)
@@ -68,11 +82,12 @@ def _suit_sizes(unseen):
 
 
 @njit(cache=True)
-def _splits(table, r, index, stride, voids, need, x, pick):
+def _splits(table, r, index, stride, voids, need, x, pick, allowed):
     """Walk every split ``k`` of ``need`` cards over the suits left in ``r`` (none of a void
-    suit), summing ``Π C(r_s, k_s) · table[index − Σ k_s stride_s]``. With ``x`` ≥ 0 the first
-    split at which the running sum passes ``x`` is written to ``pick`` (int64[4]); the last
-    split of positive weight if rounding leaves the sum at or below ``x``. Returns the sum."""
+    suit; only those in ``allowed`` when it is not empty), summing
+    ``Π C(r_s, k_s) · table[index − Σ k_s stride_s]``. With ``x`` ≥ 0 the first split at which
+    the running sum passes ``x`` is written to ``pick`` (int64[4]); the last split of positive
+    weight if rounding leaves the sum at or below ``x``. Returns the sum."""
     lim0 = 0 if voids & 1 else min(r[0], need)
     lim1 = 0 if voids & 2 else min(r[1], need)
     lim2 = 0 if voids & 4 else min(r[2], need)
@@ -84,7 +99,7 @@ def _splits(table, r, index, stride, voids, need, x, pick):
             w1 = w0 * _BINOM[r[1], k1]
             for k2 in range(min(lim2, need - k0 - k1) + 1):
                 k3 = need - k0 - k1 - k2
-                if k3 > lim3:
+                if k3 > lim3 or (allowed.shape[0] and not allowed[split_code(k0, k1, k2, k3)]):
                     continue
                 rest = index - k0 * stride[0] - k1 * stride[1] - k2 * stride[2] - k3 * stride[3]
                 w = table[rest]
@@ -102,11 +117,11 @@ def _splits(table, r, index, stride, voids, need, x, pick):
 
 
 @njit(cache=True)
-def _free_places(need, unseen, voids):
-    """bool[m]: the places that receive cards and have no void that bites."""
+def _free_places(need, unseen, voids, place):
+    """bool[m]: the places that receive cards and have no void that bites (``place``, limited, is not free)."""
     free = np.zeros(need.shape[0], dtype=np.bool_)
     for p in range(need.shape[0]):
-        free[p] = need[p] > 0
+        free[p] = need[p] > 0 and p != place
         for s in range(4):
             if (voids[p] >> s) & 1 and (unseen >> (16 * s)) & LANE:
                 free[p] = False
@@ -114,7 +129,7 @@ def _free_places(need, unseen, voids):
 
 
 @njit(cache=True)
-def _world_table(need, unseen, voids, free):
+def _world_table(need, unseen, voids, free, place, allowed):
     """The counting table (float64[T]): the constrained places in index order, then the pool."""
     u, stride, size = _suit_sizes(unseen)
     table = np.zeros(size, dtype=np.float64)
@@ -137,6 +152,7 @@ def _world_table(need, unseen, voids, free):
             continue
         last = left == 0
         left += k
+        limit = allowed if p == place else allowed[:0]  # empty: any split
         for r0 in range(min(u[0], left) + 1):  # every state with ``left`` cards: r_C follows
             r[0] = r0
             for r1 in range(min(u[1], left - r0) + 1):
@@ -148,18 +164,27 @@ def _world_table(need, unseen, voids, free):
                         continue
                     index = r0 * stride[0] + r1 * stride[1] + r2 * stride[2] + r[3] * stride[3]
                     if not last:
-                        table[index] = _splits(table, r, index, stride, v, k, -1.0, pick)
+                        table[index] = _splits(table, r, index, stride, v, k, -1.0, pick, limit)
                         continue
                     table[index] = 1.0  # the last place takes what is left, if it may hold it
                     for s in range(4):
                         if (v >> s) & 1 and r[s]:
                             table[index] = 0.0
+                    if limit.shape[0] and not limit[split_code(r[0], r[1], r[2], r[3])]:
+                        table[index] = 0.0
     return table
 
 
 @njit(cache=True)
 def count_worlds(need, unseen, voids):
     """Number of consistent worlds (float64: exact below 2**53; module docstring for the arrays)."""
+    return count_worlds_within(need, unseen, voids, -1, np.zeros(0, dtype=np.bool_))
+
+
+@njit(cache=True)
+def count_worlds_within(need, unseen, voids, place, allowed):
+    """Number of consistent worlds in which ``place`` receives a split of ``allowed`` (module docstring;
+    ``place`` −1: no place limited)."""
     have = 0
     for p in range(need.shape[0]):
         have += need[p]
@@ -167,10 +192,10 @@ def count_worlds(need, unseen, voids):
         return 0.0
     if have == 0:
         return 1.0
-    free = _free_places(need, unseen, voids)
+    free = _free_places(need, unseen, voids, place)
     u, stride, _ = _suit_sizes(unseen)
     top = u[0] * stride[0] + u[1] * stride[1] + u[2] * stride[2] + u[3] * stride[3]
-    ways = _world_table(need, unseen, voids, free)[top]
+    ways = _world_table(need, unseen, voids, free, place, allowed)[top]
     dealt = 0  # the pool's cards split among the free places: a multinomial coefficient
     for p in range(need.shape[0]):
         if free[p]:
@@ -210,7 +235,7 @@ def _deal_by_room(state, need, unseen, out):
 
 
 @njit(cache=True)
-def _deal_by_table(state, need, unseen, voids, free, table, out):
+def _deal_by_table(state, need, unseen, voids, free, table, out, place, allowed):
     """Voids bite: draw each constrained place's split from the counting table, then its
     cards; the cards left go to the free places by room."""
     u, stride, _ = _suit_sizes(unseen)
@@ -231,7 +256,7 @@ def _deal_by_table(state, need, unseen, voids, free, table, out):
         if need[p] == 0 or free[p]:
             continue
         x = (rng_next(state) >> np.uint64(11)) * _UNIT * table[index]
-        _splits(table, r, index, stride, voids[p], need[p], x, pick)
+        _splits(table, r, index, stride, voids[p], need[p], x, pick, allowed if p == place else allowed[:0])
         for s in range(4):
             for _ in range(pick[s]):  # pick[s] of the r[s] cards left, uniformly: swap each to the end
                 j = rng_below(state, r[s])
@@ -264,13 +289,33 @@ def sample_worlds(state, known, need, unseen, voids, n_worlds):
     Raises:
         ValueError: the needs do not add up to the hidden cards, or no world is consistent.
     """
+    return sample_worlds_within(state, known, need, unseen, voids, n_worlds, -1, np.zeros(0, dtype=np.bool_))
+
+
+@njit(cache=True)
+def sample_worlds_within(state, known, need, unseen, voids, n_worlds, place, allowed):
+    """As :func:`sample_worlds`, uniformly from the consistent worlds in which ``place`` receives a
+    split of ``allowed`` (bool[SPLITS]; module docstring; ``place`` −1: none limited).
+
+    Args:
+        state: uint64[1] SplitMix64 generator state (``kernel.playout.rng_new``), advanced.
+        known, need, unseen, voids: as in the module docstring (``m`` places).
+        n_worlds: number of worlds.
+
+    Returns:
+        int64[n_worlds, m]: ``[w, p]`` = the cards of place ``p`` in world ``w`` (``known[p]``
+        and its share of ``unseen``).
+
+    Raises:
+        ValueError: the needs do not add up to the hidden cards, or no world is consistent.
+    """
     m = known.shape[0]
     out = np.zeros((n_worlds, m), dtype=np.int64)
     for w in range(n_worlds):
         for p in range(m):
             out[w, p] = known[p]
     total = 0
-    free = _free_places(need, unseen, voids)
+    free = _free_places(need, unseen, voids, place)
     bites = False
     for p in range(m):
         total += need[p]
@@ -281,12 +326,12 @@ def sample_worlds(state, known, need, unseen, voids, n_worlds):
         for w in range(n_worlds):
             _deal_by_room(state, need, unseen, out[w])
         return out
-    table = _world_table(need, unseen, voids, free)
+    table = _world_table(need, unseen, voids, free, place, allowed)
     u, stride, _ = _suit_sizes(unseen)
     if table[u[0] * stride[0] + u[1] * stride[1] + u[2] * stride[2] + u[3] * stride[3]] == 0.0:
         raise ValueError("no deal of the hidden cards is consistent with the voids shown")
     for w in range(n_worlds):
-        _deal_by_table(state, need, unseen, voids, free, table, out[w])
+        _deal_by_table(state, need, unseen, voids, free, table, out[w], place, allowed)
     return out
 
 

@@ -53,7 +53,21 @@ stated bound: a seat left unread has, with 95 % confidence, the model's bids in 
 candidates for a seat read, Q the share of the consistent deals in which the model makes
 its bids: a few thousand for open miserie (the bot bids it with about 1 hand in 2000), about
 25,000 for abondance (Q down to 0.00003), and the product over the seats read when several
-are. A world that takes more than :data:`WORLD_BUDGET` candidates leaves unread, from then
+are. Bids that need long suits are rarer still, so a model may say which suit lengths could make
+a bid (``length_bound``, optional; the threshold bot has it for the bids that count playing
+tricks: abondance, solo slim, solo, vraag and the like). Each read seat's splits (the hidden
+cards per suit it may receive) are then checked against it: a seat that could make its bids
+with none of the consistent deals is unread at once (exactly, with no pilot), and the seat whose
+possible splits hold the smallest share ``f`` of the consistent deals is *limited*: each
+candidate is drawn, with probability ``α = f / (f + e)`` (``e`` the factor of a hand off the
+model), uniformly among the consistent deals in which that seat receives a possible split
+(``kernel.worlds.sample_worlds_within``, counted exactly), and otherwise among all of them. Its
+test then divides its likelihood factor by the proposal's density (``1 − α + α / f`` inside the
+splits, ``1 − α`` outside) and by the largest such ratio, so the worlds kept are still exact for
+the seats read, off-model hands outside the splits included; a heard abondance then costs a few
+hundred candidates a world instead of tens of thousands (``tests/test_auction_worlds.py``). A
+model that makes a bid with a split its bound ruled out is an error, not a bias. A world that
+takes more than :data:`WORLD_BUDGET` candidates leaves unread, from then
 on, the read seat with the rarest bids (the smallest rate), and the next after that budget
 again (two rare bids of two seats would otherwise cost tens of millions of candidates a
 world): the seats still read are drawn exactly, the one left unread is counted as above.
@@ -268,6 +282,11 @@ class AuctionModel(Protocol):
     ``state.hands`` of the seat to act is a placeholder) and return probabilities that sum
     to 1 over a seat's legal bids, in agreement with the bids the model makes. A
     deterministic bot returns 1.0 or 0.0.
+
+    A model may also have ``length_bound(state, bid, lengths, held, cards) -> bool[n]``: False only
+    where no hand with those dealt suit lengths (``int64[n, 4]``, S H D C) that holds every card of
+    ``held`` and only cards of ``cards`` makes ``bid`` (a bound: True says nothing). The rejection
+    then draws a rare bidder's hand among the lengths that can make its bids (module docstring).
     """
 
     def __call__(self, state: AuctionState) -> Bid:
@@ -337,6 +356,38 @@ def bid_rate(model: AuctionModel, turns: tuple[tuple[AuctionState, Bid], ...]) -
     return _rates[key][1]
 
 
+@dataclass(frozen=True)
+class _Limit:
+    """The limited seat of a rejection (module docstring): the splits its hidden cards may take
+    (``bool[kernel.worlds.SPLITS]``), their share of the consistent deals, and the probability that a
+    candidate is drawn within them."""
+
+    seat: int
+    allowed: np.ndarray
+    share: float
+    within: float
+
+
+@functools.lru_cache(maxsize=14)
+def _all_splits(need: int) -> np.ndarray:
+    """``int64[n, 4]``: every split of ``need`` cards over the four suits (at most 13 a suit)."""
+    grid = np.stack(np.meshgrid(*[np.arange(14)] * 4, indexing="ij"), axis=-1).reshape(-1, 4)
+    return grid[grid.sum(axis=1) == need]
+
+
+def _splits_of(need: int, unseen: int, voids: int) -> np.ndarray:
+    """``int64[n, 4]``: every split of ``need`` hidden cards over the suits (S, H, D, C) that ``unseen`` can give a
+    seat with these void suits."""
+    most = np.array([0 if voids >> s & 1 else card_count(suit_holding(unseen, s)) for s in range(4)])
+    splits = _all_splits(need)
+    return splits[(splits <= most).all(axis=1)]
+
+
+def _split_codes(splits: np.ndarray) -> np.ndarray:
+    """``int64[n]``: the index of each split (``int64[n, 4]``) in a ``kernel.worlds`` allowed table."""
+    return splits @ (14 ** np.arange(4, dtype=np.int64))
+
+
 class PosteriorWorlds:
     """Worlds drawn one at a time from the posterior given the play and the auction, read with a tremble
     (module docstring).
@@ -387,8 +438,10 @@ class PosteriorWorlds:
         self.batch = _FIRST_BATCH
         self.drawn = self.off_model = 0
         self.exact = count_worlds(info) <= enumerate_up_to
+        self.limit: _Limit | None = None
         if not self.exact:
             self.worlds = np.zeros((0, len(info.counts)), dtype=np.int64)
+            self._limit_lengths()
             self._pilot()
             return
         self.worlds = enumerate_worlds(info)
@@ -415,12 +468,71 @@ class PosteriorWorlds:
             tried, n = tried + n, 4 * n
         self.unread |= set(self.turns) - found
 
+    def _limit_lengths(self) -> None:
+        """Rejection: ask the model's ``length_bound`` (if it has one) which suit lengths each read seat could
+        make its bids with; a seat with none in any consistent deal is unread (exactly), and the seat whose
+        lengths are the rarest share of the consistent deals becomes the limited seat (module docstring)."""
+        bound = getattr(self.model, "length_bound", None)
+        if bound is None or len(self.info.counts) > SEATS:
+            return
+        _, need, voids = _places(self.info)
+        total = count_worlds(self.info)
+        for seat in sorted(set(self.turns) - self.unread):
+            held = int(self.played[seat]) | self.info.hands_known[seat]
+            splits = _splits_of(int(need[seat]), self.info.unseen, self.info.voids[seat])
+            lengths = splits + [card_count(suit_holding(held, s)) for s in range(4)]
+            ok = np.ones(len(splits), dtype=bool)
+            for state, bid in self.turns[seat]:
+                ok &= bound(state, bid, lengths, held, held | self.info.unseen)
+            if ok.all():
+                continue
+            allowed = np.zeros(_kw.SPLITS, dtype=np.bool_)
+            allowed[_split_codes(splits[ok])] = True
+            share = float(_kw.count_worlds_within(need, np.int64(self.info.unseen), voids, seat, allowed)) / total
+            if share == 0:
+                self.unread.add(seat)
+            elif share < 1 and (self.limit is None or share < self.limit.share):
+                e = self.tremble * self.rate[seat] / (1 - self.tremble + self.tremble * self.rate[seat])
+                self.limit = _Limit(seat, allowed, share, share / (share + e))
+
     def _sample(self, n: int) -> tuple[np.ndarray, np.ndarray]:
         """``n`` worlds of the information set and which of the other seats (in seat order) discarded the
-        ``j``-th lowest unseen discard in each (``int64[n, discards]``; at random without the discard rule)."""
+        ``j``-th lowest unseen discard in each (``int64[n, discards]``; at random without the discard rule).
+        With a limited seat still read, each world is drawn within its lengths with probability ``limit.within``."""
         if self.info.dealt:
             return _rule_worlds(self.info, n, self.rng)
-        return sample_worlds(self.info, n, self.rng), np.argsort(self.rng.random((n, self.n_discards)), axis=1)
+        limit = self.limit
+        if limit is None or limit.seat in self.unread:  # a seat left unread is drawn from the play alone
+            return sample_worlds(self.info, n, self.rng), np.argsort(self.rng.random((n, self.n_discards)), axis=1)
+        inside = int(self.rng.binomial(n, limit.within))
+        known, need, voids = _places(self.info)
+        state = rng_new(int(self.rng.integers(2**63)))
+        worlds = np.concatenate([
+            _kw.sample_worlds_within(state, known, need, np.int64(self.info.unseen), voids, inside, limit.seat,
+                                     limit.allowed),
+            sample_worlds(self.info, n - inside, self.rng),
+        ])  # fmt: skip
+        return worlds[self.rng.permutation(n)], np.zeros((n, 0), dtype=np.int64)
+
+    def _limited_factor(self, worlds: np.ndarray, made: np.ndarray) -> np.ndarray:
+        """The limited seat's acceptance: its likelihood factor over the proposal's density (relative to the
+        consistent deals: 1 − within + within / share inside its lengths, 1 − within outside), over the
+        largest value of that ratio (module docstring).
+
+        Raises:
+            ValueError: the model makes the seat's bids with lengths its ``length_bound`` ruled out.
+        """
+        limit = self.limit
+        assert limit is not None
+        received = worlds[:, limit.seat] & ~self.info.hands_known[limit.seat]
+        per_suit = [np.bitwise_count(received >> (16 * s) & 0xFFFF).astype(np.int64) for s in range(4)]
+        inside = limit.allowed[_split_codes(np.stack(per_suit, axis=1))]
+        if (made[~inside] > 0).any():
+            raise ValueError(f"the auction model's length_bound ruled out a hand it bids with (seat {limit.seat})")
+        within = 1 - limit.within + limit.within / limit.share  # the proposal's density inside the lengths
+        off = self._factor(limit.seat, np.zeros(1))[0]  # the factor of a hand off the model
+        density = np.where(inside, within, 1 - limit.within)
+        return self._factor(limit.seat, made) / (density * max(1 / within, off / (1 - limit.within)))
 
     def _follows_rule(self, dealt: np.ndarray, worlds: np.ndarray) -> np.ndarray:
         """``bool[n]``: whether every other seat discarded its highest card, given each seat's dealt hands in
@@ -481,7 +593,9 @@ class PosteriorWorlds:
         keep, on = np.arange(n), np.ones(n, dtype=bool)  # on: aligned with keep
         for seat in sorted(set(self.turns) - self.unread, key=lambda s: self.rate[s]):
             made = self._seat_made(dealt[keep, seat], seat)
-            kept = self.rng.random(len(keep)) < self._factor(seat, made)
+            limited = self.limit is not None and seat == self.limit.seat  # read: its worlds drawn by the limit
+            factor = self._limited_factor(worlds[keep], made) if limited else self._factor(seat, made)
+            kept = self.rng.random(len(keep)) < factor
             keep, on = keep[kept], on[kept] & (made[kept] > 0)
         for seat in self.unread:
             on = on & (self._seat_made(dealt[keep, seat], seat) > 0)
