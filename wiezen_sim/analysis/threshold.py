@@ -109,22 +109,25 @@ def _trick_tables() -> tuple[np.ndarray, np.ndarray]:
 _NO_HOLDING = -(1 << 20)  # the tricks of a suit length no holding can have
 
 
-def _most_tricks(held: int, cards: int) -> tuple[np.ndarray, np.ndarray]:
-    """``int64[4, 14]`` each: per suit and length, twice the most playing tricks a holding of that length that
-    holds ``held`` and only ``cards`` counts as a side suit, and as the trump suit (:data:`_NO_HOLDING` where
-    no holding has that length)."""
-    side_table, extra = _trick_tables()
-    side = np.full((len(SUITS), 14), _NO_HOLDING, dtype=np.int64)
-    trump = side.copy()
+def _holdings(held: int, cards: int) -> list[np.ndarray]:
+    """Per suit, every holding (``int64``, ranks 2..14 at bits 0..12) that holds the suit's cards of ``held`` and
+    only cards of ``cards``."""
+    out = []
     for suit in range(len(SUITS)):
         must, may = held >> (16 * suit + 2) & (_HOLDINGS - 1), cards >> (16 * suit + 2) & (_HOLDINGS - 1)
         free = np.array([1 << b for b in range(13) if (may & ~must) >> b & 1], dtype=np.int64)
         picks = (np.arange(1 << len(free))[:, None] >> np.arange(len(free)) & 1).astype(bool)
-        holdings = must | (picks * free).sum(axis=1)
-        lengths = np.bitwise_count(holdings).astype(np.int64)
-        np.maximum.at(side[suit], lengths, side_table[holdings])
-        np.maximum.at(trump[suit], lengths, side_table[holdings] + extra[holdings])
-    return side, trump
+        out.append(must | (picks * free).sum(axis=1))
+    return out
+
+
+def _most_by_length(holdings: list[np.ndarray], table: np.ndarray) -> np.ndarray:
+    """``int64[4, 14]``: per suit and length, the largest ``table`` value (indexed by holding) of the suit's
+    ``holdings`` of that length (:data:`_NO_HOLDING` where none has it)."""
+    most = np.full((len(SUITS), 14), _NO_HOLDING, dtype=np.int64)
+    for suit, h in enumerate(holdings):
+        np.maximum.at(most[suit], np.bitwise_count(h).astype(np.int64), table[h])
+    return most
 
 
 def pass_or_lowest(legal: list[Bid]) -> Bid:
@@ -287,11 +290,13 @@ class ThresholdBidder:
     def length_bound(self, state: AuctionState, bid: Bid, lengths: np.ndarray, held: int, cards: int) -> np.ndarray:
         """Whether some hand with each of these dealt suit lengths could make ``bid`` in ``state``: False only
         where no hand of those lengths that holds every card of ``held`` and only cards of ``cards`` makes it
-        (:class:`~wiezen_sim.solvers.worlds.AuctionModel`; the bids that need playing tricks: abondance, solo
-        slim, abondance in troef, solo, vraag, accept, wait; True for the others).
+        (:class:`~wiezen_sim.solvers.worlds.AuctionModel`): the bids that need playing tricks (abondance, solo
+        slim, abondance in troef, solo, vraag, accept, wait) and the misère family (miserie and open miserie: no
+        risky card, pico and kleine miserie: at most one); True for the others.
 
-        The most playing tricks such a hand can count in a suit is the sum over the suits of the most each
-        suit's holding of that length can count (the holdings of the suits are independent).
+        The most playing tricks such a hand can count is the sum over the suits of the most each suit's holding
+        of its length can count, and the fewest risky cards (:func:`misere_risk`) the sum of the fewest (the
+        holdings of the suits are independent).
 
         Args:
             state: the auction before the bid; lengths: ``int64[n, 4]`` dealt cards per suit (S, H, D, C);
@@ -300,22 +305,29 @@ class ThresholdBidder:
         Returns:
             ``bool[n]``.
         """
-        turned = card_suit(state.turned)
+        lengths = np.asarray(lengths, dtype=np.int64)
+        turned, suits = card_suit(state.turned), np.arange(len(SUITS))
+        if bid.name in ("miserie", "open_miserie", "pico", "kleine_miserie"):
+            step = self.threshold("open_step" if bid.name == "open_miserie" else "misere_step")
+            least = -_most_by_length(_holdings(held, cards), -_risk_table(step))  # the fewest risky cards
+            risk = least[suits, lengths].sum(axis=1)
+            return risk <= (0 if bid.name in ("miserie", "open_miserie") else 1)
         if bid.name == "abondance":
-            need, suits = (
+            need, trumps = (
                 self.threshold("abondance") + (bid.level or 9) - 9,
-                [bid.trump] if bid.trump is not None else range(4),
+                [bid.trump] if bid.trump is not None else suits,
             )
         elif bid.name == "solo_slim":
-            need, suits = self.threshold("solo_slim"), range(4)
+            need, trumps = self.threshold("solo_slim"), suits
         elif bid.name in ("abondance_in_troef", "solo", "vraag", ACCEPT, WAIT):
-            need, suits = self.threshold("abondance" if bid.name == "abondance_in_troef" else bid.name), [turned]
+            need, trumps = self.threshold("abondance" if bid.name == "abondance_in_troef" else bid.name), [turned]
         else:
             return np.ones(len(lengths), dtype=bool)
-        side, trump = _most_tricks(held, cards)
-        lengths = np.asarray(lengths, dtype=np.int64)
-        sides = side[np.arange(len(SUITS)), lengths].sum(axis=1)  # [n]
-        best = np.max([sides - side[t, lengths[:, t]] + trump[t, lengths[:, t]] for t in suits], axis=0)
+        side_table, extra = _trick_tables()
+        holdings = _holdings(held, cards)
+        side, trump = _most_by_length(holdings, side_table), _most_by_length(holdings, side_table + extra)
+        sides = side[suits, lengths].sum(axis=1)  # [n]
+        best = np.max([sides - side[t, lengths[:, t]] + trump[t, lengths[:, t]] for t in trumps], axis=0)
         return best >= 2 * need
 
     def _decide(self, state: AuctionState, wish: dict[str, object]) -> Bid:
