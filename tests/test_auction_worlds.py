@@ -446,7 +446,9 @@ def test_a_heard_abondance_is_read_within_the_suit_lengths_it_needs(monkeypatch)
     info = observe(2, deal.hands, [], deal.dealer, deal.turned)
     drawn = []
     monkeypatch.setattr(
-        PosteriorWorlds, "_sample", lambda self, n, f=PosteriorWorlds._sample: drawn.append(n) or f(self, n)
+        PosteriorWorlds,
+        "_sample",
+        lambda self, n, within=True, f=PosteriorWorlds._sample: drawn.append(n) or f(self, n, within),
     )
     on = []
     for model in (BOT, Plain()):

@@ -221,6 +221,12 @@ def test_bad_input_raises():
         kw.sample_worlds(rng_new(1), known, np.array([0, 1, 1]), np.int64(cards("AS KS")),
                          np.array([0, 1, 0], dtype=np.int64), 1)  # fmt: skip
     assert kw.count_worlds(np.array([0, 1, 1]), np.int64(cards("AS KS")), np.array([0, 1, 0], dtype=np.int64)) == 0
+    nothing = np.zeros(kw.SPLITS, dtype=np.bool_)  # not even the empty split: a place that receives no card
+    for call in (lambda: kw.count_worlds_within(np.array([0, 1, 1]), np.int64(cards("AS KS")), known, 0, nothing),
+                 lambda: kw.sample_worlds_within(rng_new(1), known, np.array([0, 1, 1]), np.int64(cards("AS KS")),
+                                                 known, 1, 0, nothing)):  # fmt: skip
+        with pytest.raises(ValueError, match="limited place must receive cards"):
+            call()
 
 
 def rule_discard(hand: int) -> int:

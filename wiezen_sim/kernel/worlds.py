@@ -42,7 +42,8 @@ Within allowed splits (``*_within``). One place may be limited to some of its sp
 receive (the sampling players draw the hand of a seat whose bid the auction model makes only
 with some suit lengths among those lengths: ``solvers.worlds``). That place is then served as a
 constrained place whatever its voids, its splits outside ``allowed`` count 0, and the worlds are
-uniform over the consistent ones in which it receives an allowed split.
+uniform over the consistent ones in which it receives an allowed split. It must receive cards
+(``need`` > 0).
 """
 
 from __future__ import annotations
@@ -184,7 +185,9 @@ def count_worlds(need, unseen, voids):
 @njit(cache=True)
 def count_worlds_within(need, unseen, voids, place, allowed):
     """Number of consistent worlds in which ``place`` receives a split of ``allowed`` (module docstring;
-    ``place`` −1: no place limited)."""
+    ``place`` −1: no place limited; ValueError: a limited place that receives no card)."""
+    if place >= 0 and need[place] == 0:
+        raise ValueError("a limited place must receive cards")
     have = 0
     for p in range(need.shape[0]):
         have += need[p]
@@ -307,8 +310,11 @@ def sample_worlds_within(state, known, need, unseen, voids, n_worlds, place, all
         and its share of ``unseen``).
 
     Raises:
-        ValueError: the needs do not add up to the hidden cards, or no world is consistent.
+        ValueError: the needs do not add up to the hidden cards, no world is consistent, or the
+            limited place receives no card.
     """
+    if place >= 0 and need[place] == 0:
+        raise ValueError("a limited place must receive cards")
     m = known.shape[0]
     out = np.zeros((n_worlds, m), dtype=np.int64)
     for w in range(n_worlds):

@@ -37,44 +37,43 @@ bid miserie with (before this rate factor, a flat ε gave 95 % of their worlds a
 declarer hand, since the bot bids miserie with about 1 % of hands). The tremble is per seat,
 not per bid: a seat whose several bids are all off the model counts once.
 
-A seat's bids may be ones the model makes with no hand consistent with the play (the
-advisor's own bids "if I declare it", a bid replaced by a pass, a played card that rules out
-every hand the model would bid with). Such a seat's bids are left *unread* at that decision:
-its hands are drawn from the play alone, and the decision is counted
-(:attr:`PosteriorWorlds.unread`). Where at most :data:`ENUMERATE_WORLDS` deals are
-consistent with the information set they are enumerated, the posterior is exact and a seat
-is unread exactly when no consistent deal gives it the model's bids. Otherwise worlds are
-drawn by rejection from the exact sampler (a candidate kept with probability its
-likelihood over the largest likelihood, one test per seat read, the rarest bids first),
-which is exact for the seats read. A seat is read only if the model makes its bids in at
-least one of up to :data:`PILOT` candidates drawn first, and not drawn from afterwards (the
-stated bound: a seat left unread has, with 95 % confidence, the model's bids in less than
-3 / PILOT of the consistent deals). A world costs about 1 / ((1 − ε)·Q + ε·rate)
-candidates for a seat read, Q the share of the consistent deals in which the model makes
-its bids: a few thousand for open miserie (the bot bids it with about 1 hand in 2000), about
-25,000 for abondance (Q down to 0.00003), and the product over the seats read when several
-are. Bids that need long suits are rarer still, so a model may say which suit lengths could make
-a bid (``length_bound``, optional; the threshold bot has it for the bids that count playing
-tricks: abondance, solo slim, solo, vraag and the like). Each read seat's splits (the hidden
-cards per suit it may receive) are then checked against it: a seat that could make its bids
-with none of the consistent deals is unread at once (exactly, with no pilot), and the seat whose
-possible splits hold the smallest share ``f`` of the consistent deals is *limited*: each
-candidate is drawn, with probability ``α = f / (f + e)`` (``e`` the factor of a hand off the
-model), uniformly among the consistent deals in which that seat receives a possible split
-(``kernel.worlds.sample_worlds_within``, counted exactly), and otherwise among all of them. Its
-test then divides its likelihood factor by the proposal's density (``1 − α + α / f`` inside the
-splits, ``1 − α`` outside) and by the largest such ratio, so the worlds kept are still exact for
-the seats read, off-model hands outside the splits included; a heard abondance then costs a few
-hundred candidates a world instead of tens of thousands (``tests/test_auction_worlds.py``). A
-model that makes a bid with a split its bound ruled out is an error, not a bias. A world that
-takes more than :data:`WORLD_BUDGET` candidates leaves unread, from then
-on, the read seat with the rarest bids (the smallest rate), and the next after that budget
-again (two rare bids of two seats would otherwise cost tens of millions of candidates a
-world): the seats still read are drawn exactly, the one left unread is counted as above.
-:attr:`PosteriorWorlds.off_model` counts the worlds drawn in which some hidden seat's bids
-are not the model's. Bids left out of the evidence: a pass the rules force (the only legal
-bid: it says nothing about the hand, whatever the hand, RULES.md 1.4), and the bids of a
-seat whose cards the observer sees (its own, an exposed hand) add nothing.
+A seat's bids may be ones the model makes with no hand consistent with the play (the advisor's
+own bids "if I declare it", a bid replaced by a pass, a played card that rules out every hand
+the model would bid with). Such a seat's bids are left *unread* at that decision: its hands are
+drawn from the play alone, and the decision is counted (:attr:`PosteriorWorlds.unread`). Where
+at most :data:`ENUMERATE_WORLDS` deals are consistent with the information set they are
+enumerated, the posterior is exact and a seat is unread exactly when no consistent deal gives it
+the model's bids. Otherwise worlds are drawn by rejection from the exact sampler (a candidate
+kept with probability its likelihood over the largest likelihood, one test per seat read, the
+rarest bids first), which is exact for the seats read. A seat is read only if the model makes
+its bids in at least one of up to :data:`PILOT` candidates drawn first, and not drawn from
+afterwards (the stated bound: a seat left unread has, with 95 % confidence, the model's bids in
+less than 3 / PILOT of the consistent deals; the limited seat below gets PILOT more within its
+lengths). A world costs about 1 / ((1 − ε)·Q + ε·rate) candidates for a seat read, Q the share
+of the consistent deals in which the model makes its bids: a few thousand for open miserie (the
+bot bids it with about 1 hand in 2000), about 25,000 for abondance (Q down to 0.00003), and the
+product over the seats read when several are. So a model may say which suit lengths could make a
+bid (``length_bound``, optional; the threshold bot has it for the bids that count playing
+tricks, abondance, solo slim, solo, vraag and the like, and for the misère family, from the
+risky cards). Each read seat's splits (the hidden cards per suit it may receive) are then
+checked against it: a seat that could make its bids with none of the consistent deals is unread
+at once (exactly, with no pilot), and the seat whose possible splits hold the smallest share
+``f`` of the consistent deals is *limited*: each candidate is drawn, with probability ``α = f /
+(f + e)`` (``e`` the factor of a hand off the model), uniformly among the consistent deals in
+which that seat receives a possible split (``kernel.worlds.sample_worlds_within``, counted
+exactly), and otherwise among all of them. Its test then divides its likelihood factor by the
+proposal's density (``1 − α + α / f`` inside the splits, ``1 − α`` outside) and by the largest
+such ratio, so the worlds kept are still exact for the seats read, off-model hands outside the
+splits included; a heard abondance then costs a few hundred candidates a world instead of tens
+of thousands (``tests/test_auction_worlds.py``). A model that makes a bid with a split its bound
+ruled out is an error, not a bias. A world that takes more than :data:`WORLD_BUDGET` candidates
+leaves unread, from then on, the read seat with the rarest bids (the smallest rate), and the
+next after that budget again (two rare bids of two seats would otherwise cost tens of millions
+of candidates a world): the seats still read are drawn exactly, the one left unread is counted
+as above. :attr:`PosteriorWorlds.off_model` counts the worlds drawn in which some hidden seat's
+bids are not the model's. Bids left out of the evidence: a pass the rules force (the only legal
+bid: it says nothing about the hand, whatever the hand, RULES.md 1.4), and the bids of a seat
+whose cards the observer sees (its own, an exposed hand) add nothing.
 """
 
 from __future__ import annotations
@@ -117,7 +116,8 @@ RATE_HANDS = 4096  # random hands over which bid_rate counts how often the model
 # bids abondance with 1 hand in 5,000-30,000 of those its defenders cannot rule out: at 2,048 their decisions
 # left the declarer's bid unread 67 % of the time on 10 abondance deals of the realism experiment (2 % at 131,072),
 # 15 % at 65,536 for 2.6 times the CPU of those defenders (0.6 -> 1.6 s a deal); miserie 16 % -> 0 for +15 %,
-# solo 0 % either way (session 26, results/README.md)
+# solo 0 % either way (session 26, results/README.md; since session 33 a long-suit or misère bidder, limited, is
+# drawn within the suit lengths its bids need, and its pilot too: module docstring)
 PILOT = 65536
 # rejection: candidates one world may take before the read seat with the rarest bids is left unread (16 times
 # PILOT: a single seat read costs at most 1 / (ε / RATE_HANDS) = 81,920 on average, so a world of one read seat
@@ -458,14 +458,19 @@ class PosteriorWorlds:
 
     def _pilot(self) -> None:
         """Rejection: leave unread the seats whose bids the model makes in none of up to :data:`PILOT` candidates
-        (drawn 64, 256, … at a time until every seat read has one; they are not drawn from afterwards)."""
+        (drawn 64, 256, … at a time until every seat read has one; they are not drawn from afterwards): candidates
+        of the consistent deals, then, for the limited seat if they did not show its bids, up to :data:`PILOT`
+        more as :meth:`_sample` draws them (mostly within its lengths, where every deal with its bids is: each
+        shows them at least as often as a candidate of the consistent deals does)."""
         found: set[int] = set()
-        tried, n = 0, _FIRST_BATCH
-        while tried < PILOT and (left := set(self.turns) - self.unread - found):
-            n = min(n, PILOT - tried)
-            dealt = self._dealt(*self._sample(n))
-            found |= {s for s in left if self._seat_made(dealt[:, s], s).any()}
-            tried, n = tried + n, 4 * n
+        limited = set() if self.limit is None else {self.limit.seat}
+        for within in (False, True):
+            tried, n = 0, _FIRST_BATCH
+            while tried < PILOT and (left := (limited if within else set(self.turns) - limited) - self.unread - found):
+                n = min(n, PILOT - tried)
+                dealt = self._dealt(*self._sample(n, within))
+                found |= {s for s in left | limited - found if self._seat_made(dealt[:, s], s).any()}
+                tried, n = tried + n, 4 * n
         self.unread |= set(self.turns) - found
 
     def _limit_lengths(self) -> None:
@@ -495,15 +500,17 @@ class PosteriorWorlds:
                 e = self.tremble * self.rate[seat] / (1 - self.tremble + self.tremble * self.rate[seat])
                 self.limit = _Limit(seat, allowed, share, share / (share + e))
 
-    def _sample(self, n: int) -> tuple[np.ndarray, np.ndarray]:
+    def _sample(self, n: int, within: bool = True) -> tuple[np.ndarray, np.ndarray]:
         """``n`` worlds of the information set and which of the other seats (in seat order) discarded the
         ``j``-th lowest unseen discard in each (``int64[n, discards]``; at random without the discard rule).
-        With a limited seat still read, each world is drawn within its lengths with probability ``limit.within``."""
+        With a limited seat still read (and ``within``), each world is drawn within its lengths with probability
+        ``limit.within``, else from the consistent deals."""
         if self.info.dealt:
             return _rule_worlds(self.info, n, self.rng)
         limit = self.limit
-        if limit is None or limit.seat in self.unread:  # a seat left unread is drawn from the play alone
+        if limit is None or limit.seat in self.unread or not within:  # a seat left unread: from the play alone
             return sample_worlds(self.info, n, self.rng), np.argsort(self.rng.random((n, self.n_discards)), axis=1)
+        assert self.n_discards == 0  # no limit with the others' kleine-miserie discards (_limit_lengths)
         inside = int(self.rng.binomial(n, limit.within))
         known, need, voids = _places(self.info)
         state = rng_new(int(self.rng.integers(2**63)))
@@ -529,10 +536,10 @@ class PosteriorWorlds:
         inside = limit.allowed[_split_codes(np.stack(per_suit, axis=1))]
         if (made[~inside] > 0).any():
             raise ValueError(f"the auction model's length_bound ruled out a hand it bids with (seat {limit.seat})")
-        within = 1 - limit.within + limit.within / limit.share  # the proposal's density inside the lengths
+        inside_density = 1 - limit.within + limit.within / limit.share  # of the proposal, over the consistent deals'
         off = self._factor(limit.seat, np.zeros(1))[0]  # the factor of a hand off the model
-        density = np.where(inside, within, 1 - limit.within)
-        return self._factor(limit.seat, made) / (density * max(1 / within, off / (1 - limit.within)))
+        density = np.where(inside, inside_density, 1 - limit.within)
+        return self._factor(limit.seat, made) / (density * max(1 / inside_density, off / (1 - limit.within)))
 
     def _follows_rule(self, dealt: np.ndarray, worlds: np.ndarray) -> np.ndarray:
         """``bool[n]``: whether every other seat discarded its highest card, given each seat's dealt hands in
