@@ -61,6 +61,7 @@ _BINOM = np.array([[math.comb(n, k) for k in range(_SUIT_CARDS + 1)] for n in ra
                   dtype=np.float64)  # fmt: skip
 _UNIT = 2.0**-53
 SPLITS = (_SUIT_CARDS + 1) ** 4  # the splits k (cards per suit, 0..13 each) one place may receive
+_MOST_SPLITS = (_SUIT_CARDS + 1) ** 3  # splits of one need (the last suit's count follows from the others)
 
 
 @njit(cache=True)
@@ -83,12 +84,15 @@ def _suit_sizes(unseen):
 
 
 @njit(cache=True)
-def _splits(table, r, index, stride, voids, need, x, pick, allowed):
+def _splits(table, r, index, stride, voids, need, x, pick, allowed, sums, ks):
     """Walk every split ``k`` of ``need`` cards over the suits left in ``r`` (none of a void
     suit; only those in ``allowed`` when it is not empty), summing
     ``Π C(r_s, k_s) · table[index − Σ k_s stride_s]``. With ``x`` ≥ 0 the first split at which
     the running sum passes ``x`` is written to ``pick`` (int64[4]); the last split of positive
-    weight if rounding leaves the sum at or below ``x``. Returns the sum."""
+    weight if rounding leaves the sum at or below ``x``. With ``sums`` not empty, each split of
+    positive weight in turn is recorded: the running sum in ``sums`` (float64[_MOST_SPLITS], the
+    rest left as it was) and the split in ``ks`` (int64[_MOST_SPLITS, 4]). Returns the sum."""
+    n = 0
     lim0 = 0 if voids & 1 else min(r[0], need)
     lim1 = 0 if voids & 2 else min(r[1], need)
     lim2 = 0 if voids & 4 else min(r[2], need)
@@ -107,6 +111,13 @@ def _splits(table, r, index, stride, voids, need, x, pick, allowed):
                 if w == 0.0:
                     continue
                 total += w * w1 * _BINOM[r[2], k2] * _BINOM[r[3], k3]
+                if sums.shape[0]:
+                    sums[n] = total
+                    ks[n, 0] = k0
+                    ks[n, 1] = k1
+                    ks[n, 2] = k2
+                    ks[n, 3] = k3
+                    n += 1
                 if x >= 0.0:
                     pick[0] = k0
                     pick[1] = k1
@@ -137,6 +148,7 @@ def _world_table(need, unseen, voids, free, place, allowed):
     table[0] = 1.0  # nothing left for nobody: one way (the level after the last place)
     r = np.empty(4, dtype=np.int64)
     pick = np.empty(4, dtype=np.int64)
+    no_sums, no_ks = np.zeros(0), np.zeros((0, 4), dtype=np.int64)  # nothing recorded
     pool = 0
     for p in range(need.shape[0]):
         if free[p]:
@@ -165,7 +177,7 @@ def _world_table(need, unseen, voids, free, place, allowed):
                         continue
                     index = r0 * stride[0] + r1 * stride[1] + r2 * stride[2] + r[3] * stride[3]
                     if not last:
-                        table[index] = _splits(table, r, index, stride, v, k, -1.0, pick, limit)
+                        table[index] = _splits(table, r, index, stride, v, k, -1.0, pick, limit, no_sums, no_ks)
                         continue
                     table[index] = 1.0  # the last place takes what is left, if it may hold it
                     for s in range(4):
@@ -238,9 +250,12 @@ def _deal_by_room(state, need, unseen, out):
 
 
 @njit(cache=True)
-def _deal_by_table(state, need, unseen, voids, free, table, out, place, allowed):
+def _deal_by_table(state, need, unseen, voids, free, table, out, place, allowed, first, sums, ks):
     """Voids bite: draw each constrained place's split from the counting table, then its
-    cards; the cards left go to the free places by room."""
+    cards; the cards left go to the free places by room. The first constrained place, ``first``,
+    always starts from all the hidden cards: its splits and running sums are given (``sums``,
+    ``ks``: :func:`_splits`' record), and its split is found by bisection, the split the walk
+    would find."""
     u, stride, _ = _suit_sizes(unseen)
     cards = np.zeros((4, _SUIT_CARDS), dtype=np.int64)  # cards[s, :r[s]] = hidden cards of suit s left
     r = u.copy()
@@ -259,7 +274,14 @@ def _deal_by_table(state, need, unseen, voids, free, table, out, place, allowed)
         if need[p] == 0 or free[p]:
             continue
         x = (rng_next(state) >> np.uint64(11)) * _UNIT * table[index]
-        _splits(table, r, index, stride, voids[p], need[p], x, pick, allowed if p == place else allowed[:0])
+        if p == first:
+            i = np.searchsorted(sums, x, side="right")  # the first running sum past x
+            if i == sums.shape[0] or sums[i] == np.inf:  # rounding: the last split of positive weight
+                i -= 1
+            pick[:] = ks[i]
+        else:
+            limit = allowed if p == place else allowed[:0]
+            _splits(table, r, index, stride, voids[p], need[p], x, pick, limit, sums[:0], ks[:0])
         for s in range(4):
             for _ in range(pick[s]):  # pick[s] of the r[s] cards left, uniformly: swap each to the end
                 j = rng_below(state, r[s])
@@ -334,10 +356,17 @@ def sample_worlds_within(state, known, need, unseen, voids, n_worlds, place, all
         return out
     table = _world_table(need, unseen, voids, free, place, allowed)
     u, stride, _ = _suit_sizes(unseen)
-    if table[u[0] * stride[0] + u[1] * stride[1] + u[2] * stride[2] + u[3] * stride[3]] == 0.0:
+    top = u[0] * stride[0] + u[1] * stride[1] + u[2] * stride[2] + u[3] * stride[3]
+    if table[top] == 0.0:
         raise ValueError("no deal of the hidden cards is consistent with the voids shown")
+    first = 0
+    while need[first] == 0 or free[first]:  # the first constrained place (one exists: a void bites)
+        first += 1
+    sums, ks = np.full(_MOST_SPLITS, np.inf), np.zeros((_MOST_SPLITS, 4), dtype=np.int64)
+    _splits(table, u, top, stride, voids[first], need[first], -1.0, np.zeros(4, dtype=np.int64),
+            allowed if first == place else allowed[:0], sums, ks)  # fmt: skip
     for w in range(n_worlds):
-        _deal_by_table(state, need, unseen, voids, free, table, out[w], place, allowed)
+        _deal_by_table(state, need, unseen, voids, free, table, out[w], place, allowed, first, sums, ks)
     return out
 
 
