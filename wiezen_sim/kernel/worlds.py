@@ -319,22 +319,9 @@ def sample_worlds(state, known, need, unseen, voids, n_worlds):
 
 @njit(cache=True)
 def sample_worlds_within(state, known, need, unseen, voids, n_worlds, place, allowed):
-    """As :func:`sample_worlds`, uniformly from the consistent worlds in which ``place`` receives a
-    split of ``allowed`` (bool[SPLITS]; module docstring; ``place`` −1: none limited).
-
-    Args:
-        state: uint64[1] SplitMix64 generator state (``kernel.playout.rng_new``), advanced.
-        known, need, unseen, voids: as in the module docstring (``m`` places).
-        n_worlds: number of worlds.
-
-    Returns:
-        int64[n_worlds, m]: ``[w, p]`` = the cards of place ``p`` in world ``w`` (``known[p]``
-        and its share of ``unseen``).
-
-    Raises:
-        ValueError: the needs do not add up to the hidden cards, no world is consistent, or the
-            limited place receives no card.
-    """
+    """As :func:`sample_worlds` (the same arguments, result and errors), uniformly from the
+    consistent worlds in which ``place`` receives a split of ``allowed`` (bool[SPLITS]; module
+    docstring; ``place`` −1: none limited). Also ValueError: the limited place receives no card."""
     if place >= 0 and need[place] == 0:
         raise ValueError("a limited place must receive cards")
     m = known.shape[0]
