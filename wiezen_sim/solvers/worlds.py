@@ -385,7 +385,7 @@ def _splits_of(need: int, unseen: int, voids: int) -> np.ndarray:
 
 def _split_codes(splits: np.ndarray) -> np.ndarray:
     """``int64[n]``: the index of each split (``int64[n, 4]``) in a ``kernel.worlds`` allowed table."""
-    return splits @ (14 ** np.arange(4, dtype=np.int64))
+    return _kw.split_code(*np.ascontiguousarray(splits.T))
 
 
 class PosteriorWorlds:
@@ -404,6 +404,7 @@ class PosteriorWorlds:
             same observer in the same deal: the consistent deals only shrink as cards are seen).
 
     Attributes:
+        consistent: the number of deals consistent with ``info`` (:func:`count_worlds`).
         exact: whether the posterior is enumerated (False: rejection); worlds, p: then the
             consistent deals (``int64[W, places]``) and their posterior probabilities
             (``float64[W]``, all positive).
@@ -437,7 +438,8 @@ class PosteriorWorlds:
         self.queue: list[tuple[list[int], bool]] = []
         self.batch = _FIRST_BATCH
         self.drawn = self.off_model = 0
-        self.exact = count_worlds(info) <= enumerate_up_to
+        self.consistent = count_worlds(info)
+        self.exact = self.consistent <= enumerate_up_to
         self.limit: _Limit | None = None
         if not self.exact:
             self.worlds = np.zeros((0, len(info.counts)), dtype=np.int64)
@@ -481,7 +483,6 @@ class PosteriorWorlds:
         if bound is None or len(self.info.counts) > SEATS:
             return
         _, need, voids = _places(self.info)
-        total = count_worlds(self.info)
         for seat in sorted(set(self.turns) - self.unread):
             held = int(self.played[seat]) | self.info.hands_known[seat]
             splits = _splits_of(int(need[seat]), self.info.unseen, self.info.voids[seat])
@@ -493,7 +494,9 @@ class PosteriorWorlds:
                 continue
             allowed = np.zeros(_kw.SPLITS, dtype=np.bool_)
             allowed[_split_codes(splits[ok])] = True
-            share = float(_kw.count_worlds_within(need, np.int64(self.info.unseen), voids, seat, allowed)) / total
+            share = (
+                float(_kw.count_worlds_within(need, np.int64(self.info.unseen), voids, seat, allowed)) / self.consistent
+            )
             if share == 0:
                 self.unread.add(seat)
             elif share < 1 and (self.limit is None or share < self.limit.share):
