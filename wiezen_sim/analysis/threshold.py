@@ -307,7 +307,7 @@ class ThresholdBidder:
         """
         lengths = np.asarray(lengths, dtype=np.int64)
         turned, suits = card_suit(state.turned), np.arange(len(SUITS))
-        if bid.name in ("miserie", "open_miserie", "pico", "kleine_miserie"):
+        if bid.name in MISERE_ORDER:
             step = self.threshold("open_step" if bid.name == "open_miserie" else "misere_step")
             least = -_most_by_length(_holdings(held, cards), -_risk_table(step))  # the fewest risky cards
             risk = least[suits, lengths].sum(axis=1)
