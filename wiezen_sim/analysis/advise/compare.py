@@ -84,7 +84,7 @@ def compare(
         rows.append(row)
     table = pd.DataFrame(rows).dropna(axis=1, how="all")
     meta = {k: v for k, v in runs[first].meta.items() if k != "method"}
-    fixed = max(_fixed_partner_rows(a) for a in runs.values())
+    fixed = max(int(a.fixed_partner().sum()) for a in runs.values())
     meta.update(methods=list(methods), worlds=worlds, fixed_partner_rows=fixed)
     meta["recommendations"] = {
         m: {"bid": a.bid_label(a.recommendation), "ev_units": float(a.recommendation["ev_units"]),
@@ -130,14 +130,6 @@ def _keyed(advice: Advice) -> dict[tuple, tuple]:
             asked = row.get("asked")
             out[key] = (ok, float(row["ev_units"]), None if asked is None or _isnan(asked) else int(asked))
     return out
-
-
-def _fixed_partner_rows(advice: Advice) -> int:
-    """How many rows of ``advice`` are a vraag with a fixed partner seat (not played by the play methods)."""
-    if "partner" not in advice.table:
-        return 0
-    partner = advice.table["partner"]
-    return int((partner.notna() & (partner != "accepting")).sum())
 
 
 def _isnan(x: object) -> bool:

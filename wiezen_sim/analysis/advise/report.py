@@ -204,6 +204,13 @@ class Advice:
             "p_order": self.p_order,
         }
 
+    def fixed_partner(self) -> pd.Series:
+        """Per row (bool): a vraag with a fixed partner seat (the partner decides; not played by the play methods)."""
+        if "partner" not in self.table:
+            return pd.Series(False, index=self.table.index)
+        partner = self.table["partner"]
+        return partner.notna() & (partner != "accepting")
+
     def biddable(self) -> pd.Series:
         """Per row (bool): an option one may bid now, as the recommendation counts them.
 
@@ -213,8 +220,7 @@ class Advice:
         troel, open miserie and solo slim (the troel obligation, RULES.md 1.4), if any of them is a row.
         """
         t = self.table
-        partner = t["partner"] if "partner" in t else pd.Series(None, index=t.index, dtype=object)
-        ok = (partner.isna() | (partner == "accepting")) & t["ev_units"].notna() & ~t["contract"].isin(OVERCALL_ONLY)
+        ok = ~self.fixed_partner() & t["ev_units"].notna() & ~t["contract"].isin(OVERCALL_ONLY)
         obliged = ok & t["contract"].isin(("troel", *TROEL_OVERCALLS))
         return obliged if self.meta.get("troel_obligation") and obliged.any() else ok
 
@@ -621,8 +627,8 @@ class Comparison:
         if hidden.any():
             names = ", ".join(_label(r, m["hand"]) for r in _records(self.table[hidden]))
             lines.append(f"never made under any method or no deal counted, not shown: {names} (--all shows every row)")
-        if m.get("fixed_partner_rows"):
-            lines.append(f"{m['fixed_partner_rows']} rows not compared: a vraag with a fixed partner seat (the "
+        if fixed := m.get("fixed_partner_rows"):
+            lines.append(f"{fixed} row{'s' if fixed > 1 else ''} not compared: a vraag with a fixed partner seat (the "
                          "partner decides; only --method dd asks it, the play methods play the first seat that "
                          "accepts)")  # fmt: skip
         lines += [
