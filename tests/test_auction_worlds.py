@@ -482,12 +482,18 @@ def reference_wishes(bot, hand, turned_suit):
     }
 
 
+SHARED_BOTS: dict[float, ThresholdBidder] = {}
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.sampled_from([-1.0, 0.0, 0.5, 1.0]))
 def test_threshold_bot_as_a_model_agrees_with_its_bids(seed, aggression):
+    """Also with the other seats' hands of another deal: the bot keeps its likelihood's decisions per public
+    state, across the deals (one bot per aggression for every example)."""
     rng = np.random.default_rng(seed)
-    bot = ThresholdBidder(aggression)
+    bot = SHARED_BOTS.setdefault(aggression, ThresholdBidder(aggression))
     deal = deal_packets(new_deck(rng), int(rng.integers(4)))
+    others = deal_packets(new_deck(rng), deal.dealer).hands
     lows = [parse_hand(LOW, size=13), parse_hand("S:A5432 H:A432 D:A32 C:2", size=13)]  # misère, pico, troel
     hands = np.array([int(h) for h in deal.hands] + lows, dtype=np.int64)
     state = start_auction(deal, RULES)
@@ -499,6 +505,11 @@ def test_threshold_bot_as_a_model_agrees_with_its_bids(seed, aggression):
                                                            for s, x in enumerate(state.hands))))
                 for h in hands.tolist()]  # fmt: skip
         assert bot.likelihood(state, bid, hands).tolist() == [float(m == bid) for m in made]
+        elsewhere = dataclasses.replace(state, hands=others)
+        made = [bot(dataclasses.replace(elsewhere, hands=tuple(h if s == state.to_act else x
+                                                               for s, x in enumerate(others))))
+                for h in hands.tolist()]  # fmt: skip
+        assert bot.likelihood(elsewhere, bid, hands).tolist() == [float(m == bid) for m in made]
         state = apply(state, bid)
 
 

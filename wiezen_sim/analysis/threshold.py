@@ -157,7 +157,7 @@ class ThresholdBidder:
     aggression: float = 0.0
     thresholds: Mapping[str, float] = field(default_factory=dict)
     name: str = "neutral"
-    # (state, bid) → {wish code: the bid is made}: the decisions of likelihood(), kept for a few states
+    # (public state, bid) → {wish code: the bid is made}: the decisions of likelihood(), kept for a few states
     _made: dict = field(default_factory=dict, init=False, compare=False, repr=False)
     # (hand, turned suit) → wishes: the decisions of __call__, kept for a few hands
     _wished: dict = field(default_factory=dict, init=False, compare=False, repr=False)
@@ -276,14 +276,17 @@ class ThresholdBidder:
         assert seat is not None
         codes = self.codes(hands, card_suit(state.turned))
         unique, first, inverse = np.unique(codes, return_index=True, return_inverse=True)
-        if len(self._made) > _KEPT_STATES and (state, bid) not in self._made:
+        # the decisions are kept per public state (no hand: a bid reads only the hand of the seat to act,
+        # through its wish code), so the sampled deals of one position share them
+        public = dataclasses.replace(state, hands=(0, 0, 0, 0))
+        if len(self._made) > _KEPT_STATES and (public, bid) not in self._made:
             self._made.clear()
-        known = self._made.setdefault((state, bid), {})
+        known = self._made.setdefault((public, bid), {})
         for code, i in zip(unique.tolist(), first.tolist(), strict=True):
             if code not in known:
-                seated = list(state.hands)
+                seated = [0, 0, 0, 0]
                 seated[seat] = int(hands[i])
-                placed = dataclasses.replace(state, hands=(seated[0], seated[1], seated[2], seated[3]))
+                placed = dataclasses.replace(public, hands=(seated[0], seated[1], seated[2], seated[3]))
                 known[code] = self._decide(placed, self._wishes_of(code)) == bid
         return np.array([known[code] for code in unique.tolist()], dtype=np.float64)[inverse.ravel()]
 
