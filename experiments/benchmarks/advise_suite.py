@@ -155,7 +155,7 @@ def advise_internals() -> AdviseInternals:
     def through(solvers: dict[int | None, DDSolver], ask: Callable[[], dict]) -> dict:
         own = dict(dd_table._SOLVERS)  # this process's solvers, given back afterwards: the timed ones
         dd_table._SOLVERS.clear()  # carry a node limit that must not reach later advise calls
-        dd_table._SOLVERS.update(solvers)  # dd_table._solver(strain) hands these out
+        dd_table._SOLVERS.update(solvers)  # dd_table.solver_for(strain) hands these out
         try:
             return ask()
         finally:

@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "results" / "benchmarks" / "solo_corpus.json"
 sys.path.insert(0, str(ROOT))
 
-from wiezen_sim.analysis.advise.dd_table import _solver  # noqa: E402
+from wiezen_sim.analysis.advise.dd_table import solver_for  # noqa: E402
 from wiezen_sim.analysis.advise.deals import sample_hands  # noqa: E402
 from wiezen_sim.analysis.hands import HandClass, sample_hand  # noqa: E402
 from wiezen_sim.analysis.provenance import git_commit  # noqa: E402
@@ -105,13 +105,13 @@ def questions(hands: np.ndarray, p: int, trump: int):
     """``(kind, strain, call)`` in the order advise asks them (no trump last)."""
     side = 1 << p
     for s in range(4):
-        sv = _solver(s)
+        sv = solver_for(s)
         if s == trump:
             yield "exact", s, sv, lambda sv=sv, s=s: sv.solve(hands, s, ELDEST, side)
         else:
             yield "test9", s, sv, lambda sv=sv, s=s: sv.can_force(hands, s, ELDEST, side, 9)
         yield "slim", s, sv, lambda sv=sv, s=s: sv.can_force(hands, s, p, side, 13)
-    nt = _solver(NO_TRUMP)
+    nt = solver_for(NO_TRUMP)
     yield "exact_nt", NO_TRUMP, nt, lambda: nt.solve(hands, NO_TRUMP, ELDEST, side)
     yield "test9_nt", NO_TRUMP, nt, lambda: nt.can_force(hands, NO_TRUMP, ELDEST, side, 9)
     yield "slim_nt", NO_TRUMP, nt, lambda: nt.can_force(hands, NO_TRUMP, p, side, 13)
@@ -180,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
 
     _dds.SetMaxThreads(1)
     for s in (*range(4), NO_TRUMP):  # compile outside the timed loop
-        _solver(s).solve("N:A.A.A.A K.K.K.K Q.Q.Q.Q J.J.J.J", s, 0, 1)
+        solver_for(s).solve("N:A.A.A.A K.K.K.K Q.Q.Q.Q J.J.J.J", s, 0, 1)
     records = run(args.deals, args.seed)
     summ = summary(records)
     args.out.parent.mkdir(parents=True, exist_ok=True)
