@@ -15,7 +15,8 @@ Every bound returns with its answer the cards that decided it (partition search,
   it (:func:`_lone_sure_trick`); on lead, a trump lead counted one trick ahead
   (:func:`_lone_trump_lead`); not on lead, a trick with its top trump when the higher
   trumps are all its right-hand opponent's and fewer than its trumps
-  (:func:`_lone_trump_behind`);
+  (:func:`_lone_trump_behind`); with trumps when the defenders hold none, its trumps and the side
+  cards heading their suits (:func:`_lone_side_winners`);
 - the seats that can never win a trick again or must win one (misère proofs, in
   :mod:`.misere`);
 - the last trick, whose cards are all forced (:func:`_last_trick`).
