@@ -374,7 +374,7 @@ def _search(
                 rel = crel
                 if pos == 0:
                     scratch[PER_PLY, ply, KILLER_LEAD] = c + 1  # the killer lead of this trick depth
-                    scratch[HISTORY, c, player] += tl * tl
+                    scratch[HISTORY, c, player] += 1 << tl
                 break
             rel |= crel
             if lw == 0:
