@@ -12,13 +12,7 @@ import numpy as np
 import pytest
 
 from tests.dd_reference import SUIT_LANE, ref_args, ref_cards, ref_exact, ref_fewest, ref_value, start_trick
-from wiezen_sim.kernel.dd.bounds import (
-    _lone_side_winners,
-    _lone_sure_trick,
-    _lone_trump_behind,
-    _lone_trump_lead,
-    _trump_length_tricks,
-)
+from wiezen_sim.kernel.dd.bounds import _lone_sure_trick, _lone_trump_behind, _lone_trump_lead, _trump_length_tricks
 from wiezen_sim.solvers.dd import DDSolver
 
 ONE_VS_THREE = [0b0001, 0b0010, 0b0100, 0b1000, 0b1110, 0b1101, 0b1011, 0b0111]
@@ -90,62 +84,6 @@ def test_trump_length_tricks_example(compiled_kernels):
     assert _trump_length_tricks(hands, tr, 0b1110)[0] == 1  # the A
     hands[1] |= 1 << (16 + 8)
     assert _trump_length_tricks(hands, tr | 1 << (16 + 8), 0b0001) == (1, 1 << (16 + 7))
-
-
-def _lone_trumps_ending(rng: np.random.Generator, n_cards: int, trump: int, declarer: int, defender_trump: bool):
-    """Four hands of ``n_cards``: the declarer holds 1..n_cards trumps and no other seat holds one (with
-    ``defender_trump``: one defender holds a single trump, below the declarer's lowest when it can)."""
-    n_tr = int(rng.integers(1, n_cards + 1))
-    ranks = sorted(rng.choice(range(3, 15), size=n_tr, replace=False))
-    others = [16 * s + r for s in range(4) if s != trump for r in range(2, 15)]
-    side_cards = [int(c) for c in rng.choice(others, size=4 * n_cards - n_tr, replace=False)]
-    hands = np.zeros(4, dtype=np.int64)
-    for r in ranks:
-        hands[declarer] |= 1 << (16 * trump + int(r))
-    seats = [declarer] * (n_cards - n_tr) + [q for q in range(4) if q != declarer for _ in range(n_cards)]
-    for seat, c in zip(seats, side_cards, strict=True):
-        hands[seat] |= 1 << c
-    if defender_trump:
-        q = int(rng.choice([q for q in range(4) if q != declarer]))
-        c = int(rng.choice([b for b in range(64) if int(hands[q]) >> b & 1]))
-        hands[q] ^= (1 << c) | (1 << (16 * trump + 2))  # the trump 2 instead of one of its side cards
-    return hands
-
-
-@pytest.mark.parametrize("seed", range(2))
-def test_lone_side_winners_is_a_proof(compiled_kernels, seed):
-    """A lone declarer whose opponents hold no trump takes at least its trumps and the cards heading a side
-    suit, under best play (brute force), and the solver finds the brute force's value. The same count is
-    too many in some endings where one defender holds a single low trump (it ruffs a winner): the test can
-    fail."""
-    rng = np.random.default_rng(2300 + seed)
-    s = DDSolver(tt_mb=4)
-    tight = 0
-    ruffed = 0
-    for _ in range(150):
-        n = int(rng.integers(1, 5))
-        trump = int(rng.integers(4))
-        declarer = int(rng.integers(4))
-        leader = int(rng.integers(4))
-        defender_trump = rng.random() < 0.3
-        hands = _lone_trumps_ending(rng, n, trump, declarer, defender_trump)
-        rem = int(hands[0] | hands[1] | hands[2] | hands[3])
-        heads, rel = _lone_side_winners(hands, rem, declarer, trump)
-        claim = bin(int(hands[declarer]) >> (16 * trump) & SUIT_LANE).count("1") + heads
-        best = ref_value(_ref_hands(hands), trump, leader, (), frozenset([declarer]))
-        assert s.solve(hands, trump, leader, 1 << declarer) == best, (hands.tolist(), trump, leader, declarer)
-        if defender_trump:
-            ruffed += claim > best
-            continue
-        assert claim <= best, (hands.tolist(), trump, leader, declarer, claim, best)
-        tight += claim == best and heads > 0
-        assert bin(rel).count("1") == sum(  # one decisive card per side suit headed by the declarer
-            int(hands[declarer]) >> (16 * u) & SUIT_LANE >= 1 << (max(rem >> (16 * u) & SUIT_LANE, 1).bit_length() - 1)
-            for u in range(4)
-            if u != trump
-        )
-    assert tight > 10
-    assert ruffed > 0
 
 
 def _fewest_after(hands, trump, leader, trick, card, side):

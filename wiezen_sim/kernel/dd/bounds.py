@@ -15,8 +15,7 @@ Every bound returns with its answer the cards that decided it (partition search,
   it (:func:`_lone_sure_trick`); on lead, a trump lead counted one trick ahead
   (:func:`_lone_trump_lead`); not on lead, a trick with its top trump when the higher
   trumps are all its right-hand opponent's and fewer than its trumps
-  (:func:`_lone_trump_behind`); with trumps when the defenders hold none, its trumps and the side
-  cards heading their suits (:func:`_lone_side_winners`);
+  (:func:`_lone_trump_behind`);
 - the seats that can never win a trick again or must win one (misère proofs, in
   :mod:`.misere`);
 - the last trick, whose cards are all forced (:func:`_last_trick`).
@@ -115,13 +114,6 @@ def _trump_bound(hands, rem, trump, mmask, cmask, lo, hi, tl, one_sided):
     if tl - ob_len < ub:
         ub = tl - ob_len
         dec_ub = rel_len
-    # a lone seat counted and playing for tricks, its opponents without a trump: with a trump it takes
-    # every trump and every card heading a side suit (_lone_side_winners)
-    if one_sided and cmask == mmask and o_len == 0 and c_len > 0 and popcount(cmask) == 1:
-        heads, rel_heads = _lone_side_winners(hands, rem, lowest_index(cmask), trump)
-        if c_len + heads > lb:
-            lb = c_len + heads
-            dec_lb = dec | rel_heads
     if lb >= lo and ub <= hi:
         return 1, dec_lb | dec_ub
     if ub < lo:
@@ -129,38 +121,6 @@ def _trump_bound(hands, rem, trump, mmask, cmask, lo, hi, tl, one_sided):
     if lb > hi:
         return 0, dec_lb
     return -1, 0
-
-
-@njit(cache=True)
-def _lone_side_winners(hands, rem, seat, trump):
-    """The side-suit cards of ``seat`` that head their suit (every remaining card of the suit above one is the
-    seat's too), and the cards that prove it.
-
-    At a trick's start, for one seat against three whose opponents hold no trump, while it holds a trump:
-    it takes at least its trumps and these cards, under its best play. Until it wins a trick it follows a
-    suit led with its top card when that heads the suit (and wins: nobody can ruff), else with its lowest
-    card of the suit, which is not counted, and ruffs a suit it is void in (and wins); a trump is played only
-    to a ruff, so it wins a trick at the latest when it must play one. On lead it cashes the counted side
-    cards (each heads its suit and none can be ruffed), then its trumps. Decisive: per suit, the lowest card
-    counted (the owners of the cards from it up); the trump lengths are in the table key.
-
-    Returns ``(count, decisive cards)``.
-    """
-    count = 0
-    rel = 0
-    for s in range(4):
-        if s == trump:
-            continue
-        lane = (rem >> (16 * s)) & LANE
-        mine = (hands[seat] >> (16 * s)) & LANE
-        low = -1
-        while lane and (mine >> highest_index(lane)) & 1:
-            low = highest_index(lane)
-            lane ^= 1 << low
-            count += 1
-        if low >= 0:
-            rel |= 1 << (16 * s + low)
-    return count, rel
 
 
 @njit(cache=True, inline="always")

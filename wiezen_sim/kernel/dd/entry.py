@@ -5,7 +5,7 @@ window, :func:`dd_value` finds the minimax trick count by zero-window tests,
 :func:`dd_solve` answers an objective (``OBJ_*``) for a side and
 :func:`dd_card_values` values every legal card of the player to move. Every entry
 point takes the caller's state arrays (:mod:`.layout`, :func:`new_scratch`), copies the
-hands into the scratch array and forgets the killer leads and the lead history, so that a question's search
+hands into the scratch array and forgets the killer leads, so that a question's search
 and node count do not depend on the questions before it (the table is emptied by the
 caller, :func:`.table.tt_clear`). They trust their arguments: the solver layer validates.
 """
@@ -19,7 +19,6 @@ from wiezen_sim.kernel.bits import borrowed, highest_index, popcount
 from wiezen_sim.kernel.dd.layout import (
     BIG,
     HANDS,
-    HISTORY,
     KILLER_LEAD,
     OBJ_EXACT,
     OBJ_MAX,
@@ -57,11 +56,10 @@ def new_scratch():
 
 @njit(cache=True, inline="always")
 def _start_question(hands, scratch):
-    """Copy the hands into the scratch array and forget the killer leads and the lead history, so that a
+    """Copy the hands into the scratch array and forget the killer leads, so that a
     question's search (and node count) does not depend on the questions before it."""
     scratch[STATE, HANDS, : hands.shape[0]] = hands
     scratch[PER_PLY, :, KILLER_LEAD] = 0
-    scratch[HISTORY, :, :] = 0
 
 
 @njit(cache=True)

@@ -14,8 +14,7 @@ are as few as possible, since every recursive call passes each array's whole des
              (columns below; how entries are keyed and chained: :mod:`.table`).
     scratch: int64[SCRATCH_ROWS, SCRATCH_PLIES, SCRATCH_MOVES] — per search ply the
              candidate cards and their ordering scores, what a node leaves for its parent
-             and its siblings, in the ``STATE`` row the hands and the counters, and in the
-             ``HISTORY`` row, per card and seat, how much each lead refuted in this question.
+             and its siblings, and in the ``STATE`` row the hands and the counters.
     stats:   int64[N_STATS] — the counters (``STAT_*``), a view of
              ``scratch[STATE, STATS, :N_STATS]`` (the solver reads them through it).
              When ``stats[STAT_NODE_LIMIT] > 0`` and the trick nodes pass it,
@@ -39,7 +38,7 @@ BIG = 99  # "no upper limit" for a search's hi
 
 # ---------------------------------------------------------------- scratch rows
 
-SCRATCH_ROWS = 5
+SCRATCH_ROWS = 4
 SCRATCH_PLIES = 64  # plies of one search (52 cards) and room to spare
 SCRATCH_MOVES = 16  # candidate cards of one node (13 at most)
 CANDIDATES = 0  # scratch[CANDIDATES, ply, :n]: one card per sequence of equivalent legal cards, best first
@@ -49,7 +48,6 @@ DECISIVE = 0  # the mask of the cards that decided the node's result (partition 
 KILLER_LEAD = 1  # the last lead that refuted a sibling at this trick depth, + 1 (0: none; reset per question)
 CASH_HANDS = 4  # CASH_HANDS + seat: the team's hands while a line of quick tricks is played out (_cash_line)
 STATE = 3  # scratch[STATE, HANDS, :4] = the hands, scratch[STATE, STATS, :N_STATS] = the counters
-HISTORY = 4  # scratch[HISTORY, card, seat]: the lead history (moves.HISTORY_LEAD; emptied for every question)
 HANDS = 0
 STATS = 1
 

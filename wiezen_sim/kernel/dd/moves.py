@@ -4,8 +4,7 @@ A node searches one card per sequence of equivalent legal cards (two cards of th
 player are equivalent when every remaining card between them, in all hands and the
 trick in progress, is the player's own), best first by card-play heuristics after the
 ideas of DDS's move ordering (Moves.cpp): leads (:func:`_lead_suit`, :func:`_lead_card`);
-the lead that last refuted a sibling at the same trick depth, the "killer", and the leads
-that refuted most in this question's search, the "history" (weighted by the tricks left); the third
+the lead that last refuted a sibling at the same trick depth, the "killer"; the third
 hand's cheapest card that forces out the fourth hand's top card; discards from long
 suits; in the misère family leads that force the declarer to win and its safe exits
 (:func:`_misere_lead_bonus`), and, following, the declarer's cards that a seat after it
@@ -22,7 +21,7 @@ from __future__ import annotations
 from numba import njit
 
 from wiezen_sim.kernel.bits import LANE, highest_index, lowest_index, popcount
-from wiezen_sim.kernel.dd.layout import CANDIDATES, HISTORY, KILLER_LEAD, PER_PLY, SCORES
+from wiezen_sim.kernel.dd.layout import CANDIDATES, KILLER_LEAD, PER_PLY, SCORES
 from wiezen_sim.kernel.trick import beats
 
 # ---------------------------------------------------------------- lead weights
@@ -107,12 +106,6 @@ WINS_FOR_NOW = 50  # ours (first version): a card that wins the trick so far, le
 WINS_RUFF = -10  # ours (first version): ... by ruffing
 FOURTH_WINS = 70  # ours: second hand low when a teammate in the fourth seat wins the trick anyway
 TT_LEAD = 1000  # ours: the table's best lead before any other card
-# ours: a lead up to this by its history (2 to the power of the tricks left, summed wherever it refuted, over the
-# largest of the node's leads; everybody trying to win tricks). Trick nodes, first 60 list1000 deals, 2 vs 2 exact,
-# hearts and spades / no trump: none 9.49 M / 4.43 M; weight 12 with 2^tl 9.10 M / 4.21 M (weights 8, 24: 9.16 M,
-# 9.44 M; tl squared: 9.31 M / 4.30 M; a count: 9.70 M); the 284 costliest PIMC questions of the example's solo and
-# abondance play 13.40 M -> 13.11 M (tl squared 13.03 M); solo_corpus.py --deals 4 exact counts 12.47 M -> 12.27 M
-HISTORY_LEAD = 12
 
 
 @njit(cache=True, inline="always")
@@ -452,10 +445,6 @@ def _gen_moves(
                 force = 16 * lead_suit + lowest_index(above)
     facts = (0, 0, 0, False, False, 0, 0)
     fact_suit = -1
-    most = 0  # the largest history of the node's leads
-    if pos == 0 and ww:
-        for k in range(n):
-            most = max(most, scratch[HISTORY, scratch[CANDIDATES, ply, k], player])
     for k in range(n):
         c = scratch[CANDIDATES, ply, k]
         s = c >> 4
@@ -469,8 +458,6 @@ def _gen_moves(
                 fact_suit = s
             killer = c == scratch[PER_PLY, ply, KILLER_LEAD] - 1
             sc = _lead_card(facts, top, scratch[SCORES, ply, k] != top, popcount(lane_r & ((1 << top) - 1)), killer)
-            if most:
-                sc += HISTORY_LEAD * scratch[HISTORY, c, player] // most
         elif pos == 0:
             # everybody ducks: low leads first, from suits that leave the opponents few
             # choices (a void one may discard anything), as DDS orders its leads

@@ -53,7 +53,6 @@ from wiezen_sim.kernel.dd.layout import (
     CANDIDATES,
     DECISIVE,
     HANDS,
-    HISTORY,
     KILLER_LEAD,
     PER_PLY,
     STAT_LIMIT_EXCEEDED,
@@ -374,7 +373,6 @@ def _search(
                 rel = crel
                 if pos == 0:
                     scratch[PER_PLY, ply, KILLER_LEAD] = c + 1  # the killer lead of this trick depth
-                    scratch[HISTORY, c, player] += 1 << tl
                 break
             rel |= crel
             if lw == 0:
