@@ -51,7 +51,10 @@ def _last_trick(hands, leader, trump):
     return ws, (1 << best) if same else 0
 
 
-@njit(cache=True, inline="always")
+# not inlined into the search: numba's code for the recursive search ran slower with it (list1000's first 60 deals,
+# 2 vs 2 exact in hearts and spades, the same 9.49 M trick nodes in 5.3-5.5 s inlined, 5.1-5.2 s called; the
+# example's 284 costliest PIMC questions 5.9-6.2 s -> 5.5-5.6 s)
+@njit(cache=True)
 def _trump_bound(hands, rem, trump, mmask, cmask, lo, hi, tl, one_sided):
     """``(answer, decisive cards)`` at a trick's start from the trumps; answer -1: undecided.
 
