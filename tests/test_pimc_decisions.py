@@ -7,10 +7,12 @@ import pytest
 
 from wiezen_sim.analysis.advise.bids import method_players
 from wiezen_sim.cards import parse_hand
+from wiezen_sim.kernel.dd import STAT_SEARCHES
 from wiezen_sim.rules.play import legal_cards
 from wiezen_sim.rules.ruleset import get_rules
+from wiezen_sim.solvers import players
 from wiezen_sim.solvers.dd import DDSolver
-from wiezen_sim.solvers.players import _after, _ask, _levels, card_classes, pimc_scores
+from wiezen_sim.solvers.players import _after, _ask, _implied, _levels, card_classes, pimc_scores
 from wiezen_sim.solvers.worlds import InfoSet, enumerate_worlds, sample_world
 from wiezen_sim.vocabulary import Objective
 
@@ -111,3 +113,44 @@ def test_a_card_never_better_in_any_sampled_world_is_never_chosen(tie_window):
             assert not dominated(keys, chosen), (ending, seed, keys, chosen)
             naive_dominated += dominated(keys, 0)
     assert naive_dominated > 0
+
+
+def test_tie_break_answers_implied_by_the_primary_answer_are_right():
+    """Random four-card endings, every card of the leader, every primary question (at least, at most, exactly
+    k) against every tie-break question near it, answered by the solver: wherever the primary answer implies
+    the other's, it is the solver's (a wrong direction of the monotonicity fails)."""
+    rng = np.random.default_rng(5)
+    questions = [(kind, k) for kind in ("ge", "le", "eq") for k in range(-1, 6)]
+    implied = 0
+    for _ in range(40):
+        cards = rng.permutation([16 * s + r for s in range(4) for r in range(9, 13)])
+        world = [sum(1 << int(c) for c in cards[4 * p : 4 * p + 4]) for p in range(4)]
+        trump = None if rng.random() < 0.5 else int(rng.integers(4))
+        side = int(rng.choice([1, 5]))
+        for card in [c for c in range(64) if world[0] >> c & 1]:
+            h, lead, trick, got = _after(world, trump, 0, [], 0, card, side)
+            truth = {q: _ask(SOLVER, h, trump, lead, trick, side, (q[0], q[1] - got)) for q in questions}
+            for primary in questions:
+                for q in questions:
+                    known = _implied(primary, truth[primary], q)
+                    if known is not None:
+                        implied += 1
+                        assert known == truth[q], (world, trump, side, card, primary, q)
+    assert implied > 1000
+
+
+def test_implied_tie_break_answers_leave_the_scores_unchanged(monkeypatch):
+    """The scores with the implied tie-break answers taken are those with every question asked, on fewer
+    searches."""
+    info, trump, need, candidates = position(CLOSE)
+    runs = []
+    for implies in (True, False):
+        if not implies:
+            monkeypatch.setattr(players, "_implied", lambda *args: None)
+        before = SOLVER.stats[STAT_SEARCHES]
+        scores = [pimc_scores(info, trump, 0, [], (0,), Objective.MAX, need, candidates, 6,
+                              np.random.default_rng(seed), SOLVER, 1).tolist() for seed in range(10)]  # fmt: skip
+        runs.append((scores, SOLVER.stats[STAT_SEARCHES] - before))
+    (implied, fewer), (asked, every) = runs
+    assert implied == asked
+    assert fewer < every

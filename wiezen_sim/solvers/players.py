@@ -44,7 +44,9 @@ down; ``tie_window=13`` is the plain expected tricks), then by the heuristic's c
 A single legal card (or class) is played without sampling. With nothing hidden and
 ``tie_window`` covering the tricks left, the choice is a double-dummy best card.
 Questions that cannot change the choice are not asked (a card already sure to score
-worse than another, on the count or on the tie-break; tie questions for cards not tied on the count), and a world whose
+worse than another, on the count or on the tie-break; tie questions for cards not tied on the count; a tie question
+whose answer the card's primary answer in that world implies, such as "at least k - 1" after "at least k" held:
+``_implied``), and a world whose
 question passes ``PIMC_NODE_LIMIT`` trick nodes is left out for every card (rare: deep
 misère defences in the first tricks, where one question can take minutes).
 
@@ -425,6 +427,10 @@ def pimc_scores(
         h, lead, t, got = _after(hands, trump, leader, trick, seat, card, side_mask)
         return _ask(solver, h, trump, lead, t, side_mask, (question[0], question[1] - got))
 
+    def tie_answer(hands: list[int], answer: bool, i: int, question: tuple[str, int]) -> bool:
+        known = _implied(primary, answer, question)  # not asked when the primary answer implies it
+        return ask(hands, candidates[i], question) if known is None else known
+
     cap = n_worlds if max_worlds is None or not info.unseen else max(n_worlds, check_worlds(max_worlds))
     answered: list[dict[int, bool]] = []  # per world kept: candidate → primary answer
     planned, done = n_worlds, 0
@@ -455,7 +461,7 @@ def pimc_scores(
     if len(tied) > 1 and ties:
         for w, hands in enumerate(sampled):
             try:
-                counts = [sum(ask(hands, candidates[i], q) for q in ties) for i in tied]
+                counts = [sum(tie_answer(hands, answered[w][i], i, q) for q in ties) for i in tied]
             except NodeLimitExceeded:
                 continue
             scores[tied, 1] += counts
@@ -463,6 +469,25 @@ def pimc_scores(
             if len(tied) == 1:
                 break
     return scores
+
+
+def _implied(primary: tuple[str, int], answer: bool, question: tuple[str, int]) -> bool | None:
+    """The answer to ``question`` that the ``primary`` question's ``answer`` in the same world and after the same card
+    implies, or None. Double-dummy values are monotone: a side that can take at least k tricks can take at least any
+    fewer, one that cannot cannot take more; one that can hold itself to at most k can to any more, one that cannot
+    cannot to fewer; exactly k is at least k and at most k."""
+    kind, need = primary
+    q_kind, k = question
+    at_least = q_kind == "ge"
+    if kind == "eq":
+        return True if answer and q_kind != "eq" and (k <= need if at_least else k >= need) else None
+    if q_kind != kind:
+        return None
+    if answer and (k <= need if at_least else k >= need):
+        return True
+    if not answer and (k >= need if at_least else k <= need):
+        return False
+    return None
 
 
 def _may_win(scores: np.ndarray, column: int, alive: list[int], sign: int, left: int) -> list[int]:
