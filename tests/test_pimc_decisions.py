@@ -83,11 +83,11 @@ def test_adaptive_m_draws_more_worlds_when_the_two_best_cards_are_close():
         assert card == 1 and len(drawn) <= 8
 
 
-def test_the_advisors_players_start_at_half_the_worlds():
-    """method_players: a decision draws worlds // 2 first (at least one) and doubles up to ADAPTIVE_CAP x worlds."""
+def test_the_advisors_players_start_at_a_quarter_of_the_worlds():
+    """method_players: a decision draws worlds // 4 first (at least one) and doubles up to ADAPTIVE_CAP x worlds."""
     rules = get_rules()
     players = method_players("pimc", 16, [np.random.default_rng(s) for s in range(4)], "solo", rules)
-    assert [(p.worlds, p.max_worlds) for p in players] == [(8, 64)] * 4
+    assert [(p.worlds, p.max_worlds) for p in players] == [(4, 64)] * 4
     (one,) = method_players("pimc-uniform", 1, [np.random.default_rng(0)], "miserie", rules)
     assert (one.worlds, one.max_worlds) == (1, 4)
 

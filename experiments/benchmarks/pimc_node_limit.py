@@ -40,8 +40,10 @@ HANDS = (  # the README's example, and a miserie candidate whose PIMC run is slo
 SEEDS = (0, 1, 2)
 
 
-def record(hand: str, seat: str, turned: str, samples: int) -> list[tuple[float, dict]]:
-    """Every PIMC decision of one advise run, with the CPU seconds it took (the class's ``__call__`` wrapped)."""
+def record(hand: str, seat: str, turned: str, samples: int, stop: bool = False) -> list[tuple[float, dict]]:
+    """Every PIMC decision of one advise run (every contract on every deal, or with ``stop`` as the advisor plays:
+    only the contracts in contention after the first round), with the CPU seconds it took (the class's
+    ``__call__`` wrapped)."""
     decisions: list[tuple[float, dict]] = []
     call = PimcPlayer.__call__
 
@@ -56,7 +58,7 @@ def record(hand: str, seat: str, turned: str, samples: int) -> list[tuple[float,
 
     PimcPlayer.__call__ = spy  # type: ignore[method-assign]
     try:
-        advise(hand, seat=seat, turned=turned, samples=samples, seed=1, n_jobs=1, method="pimc", stop=False,
+        advise(hand, seat=seat, turned=turned, samples=samples, seed=1, n_jobs=1, method="pimc", stop=stop,
                progress=False)  # fmt: skip
     finally:
         PimcPlayer.__call__ = call  # type: ignore[method-assign]

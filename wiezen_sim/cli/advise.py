@@ -182,7 +182,7 @@ def add(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--worlds",
         type=int_range(1, MAX_WORLDS),
-        help="pimc: worlds per card decision (default 16: half of them first, doubled while two cards are close, "
+        help="pimc: worlds per card decision (default 16: a quarter of them first, doubled while two cards are close, "
         "up to 4 times as many)",
     )
     p.add_argument("--all", action="store_true", help="show every row, the hopeless and those you may not bid too")

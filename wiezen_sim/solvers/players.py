@@ -61,7 +61,7 @@ Adaptive M (``max_worlds``, off by default): when the two best cards are close a
 ``M`` worlds (the lead of the best under two standard deviations of a sign test over the
 worlds where their answers differ), twice as many worlds are drawn for the cards still
 tested, and so on up to ``max_worlds`` (the cap; the advisor's players, given ``worlds``,
-start at ``worlds // 2`` and stop at :data:`ADAPTIVE_CAP` times ``worlds``). Closeness is
+start at ``worlds // 4`` and stop at :data:`ADAPTIVE_CAP` times ``worlds``). Closeness is
 judged only when the worlds planned are done; until the cap the runners-up (the cards of the
 second best count) are never dropped as sure to lose, another card sure to lose within the
 worlds planned stays out.

@@ -202,18 +202,21 @@ def method_players(method: str, worlds: int, rngs: Sequence[np.random.Generator]
                    evidence: AuctionEvidence | None = None) -> list[Player]:  # fmt: skip
     """The four players of a play method as the advisor makes them, one per generator in ``rngs`` (seat order).
 
-    ``pimc`` and ``pimc-uniform``: PIMC players that draw half of ``worlds`` first (at least one) and,
-    while the two best cards are close, twice as many at each stage, up to ``ADAPTIVE_CAP`` times
-    ``worlds`` (at most ``MAX_WORLDS``): a clear decision stops at ``worlds // 2``, 1.7 times less CPU
-    than starting at ``worlds`` on the advisor's example hand, with as many choices agreeing with a
-    512-world PIMC choice (192 and 191 of 212 on 60 positions; results/benchmarks/README.md). Tie window 0
+    ``pimc`` and ``pimc-uniform``: PIMC players that draw a quarter of ``worlds`` first (at least one)
+    and, while the two best cards are close, twice as many at each stage, up to ``ADAPTIVE_CAP`` times
+    ``worlds`` (at most ``MAX_WORLDS``): a clear decision stops at ``worlds // 4``. Starting at
+    ``worlds // 2`` instead of ``worlds`` was 1.7 times less CPU on the advisor's example hand, with as many
+    choices agreeing with a 512-world PIMC choice (192 and 191 of 212 on 60 positions); ``worlds // 4``
+    instead of ``worlds // 2`` is 1.8 times less CPU on 300 decisions drawn from two advise runs, agreeing
+    with a 64-world choice in 797 of 900 against 803 (two 64-world seeds agree in 281 of 300;
+    ``worlds // 8``: 788; ``experiments/benchmarks/pimc_first_worlds.py``, results/benchmarks/README.md). Tie window 0
     for a contract that pays flat (:func:`flat`) else 1, reading ``evidence`` (the auction; None: uniform
     worlds). ``heuristic``: the heuristic players (``rngs`` only sets how many).
     """
     if not method.startswith("pimc"):
         return [Player() for _ in rngs]
     window, cap = (0 if flat(contract, rules) else 1), min(ADAPTIVE_CAP * worlds, MAX_WORLDS)
-    first = max(1, worlds // 2)
+    first = max(1, worlds // 4)
     return [PimcPlayer(first, rng, window, auction=evidence, max_worlds=cap) for rng in rngs]
 
 

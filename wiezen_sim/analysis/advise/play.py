@@ -3,7 +3,7 @@
 Instead of solving each sampled deal double dummy, every biddable option is *played*
 on the same sampled deals (the same seed words as ``method="dd"``, so the methods see
 the same deals) with one player per seat, all four seats alike:
-``pimc`` and ``pimc-uniform`` (:class:`~wiezen_sim.solvers.players.PimcPlayer`, half of
+``pimc`` and ``pimc-uniform`` (:class:`~wiezen_sim.solvers.players.PimcPlayer`, a quarter of
 ``worlds`` sampled worlds per decision first, adaptive M up to ``ADAPTIVE_CAP`` times ``worlds``;
 :func:`~wiezen_sim.analysis.advise.bids.method_players`) or
 ``heuristic`` (the plain rules of :mod:`wiezen_sim.solvers.players`).

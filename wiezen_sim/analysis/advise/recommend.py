@@ -133,7 +133,7 @@ def advise(
         contracts: only these contracts (names of RULES.md 1.3): the table has only
             their rows, the solver asks only their questions and the recommendation is
             among them and pass; ``None`` = every contract of the rules.
-        worlds: PIMC worlds per card decision (the pimc methods): half of them first, doubled
+        worlds: PIMC worlds per card decision (the pimc methods): a quarter of them first, doubled
             while the two best cards are close, up to ``ADAPTIVE_CAP`` times ``worlds``
             (:func:`~wiezen_sim.analysis.advise.bids.method_players`).
         stop: the stop rule: deals in rounds, dominated contracts no longer asked, the run
