@@ -47,8 +47,8 @@ Questions that cannot change the choice are not asked (a card already sure to sc
 worse than another, on the count or on the tie-break; tie questions for cards not tied on the count; a tie question
 whose answer the card's primary answer in that world implies, such as "at least k - 1" after "at least k" held:
 ``_implied``), and a world whose
-question passes ``PIMC_NODE_LIMIT`` trick nodes is left out for every card (rare: deep
-misère defences in the first tricks, where one question can take minutes).
+question passes ``PIMC_NODE_LIMIT`` trick nodes is left out for every card (mostly deep
+misère defences in the first tricks, where one question can take minutes; there, often).
 
 Dominance across the worlds: a card that is never better than another in any sampled world
 (and worse in one) is never chosen. No step is needed for it: the choice maximises sums over
