@@ -62,10 +62,9 @@ def bot_auction(deal, model=BOT):
 
 
 def rule_discard(hand):
-    """The players' kleine-miserie discard, stated here on its own: the highest rank, the longest suit on a tie, then
-    the first suit in S H D C order."""
-    return max(cards_of(hand), key=lambda c: (card_rank(c), card_count(suit_holding(hand, card_suit(c))),
-                                              -card_suit(c)))  # fmt: skip
+    """The players' kleine-miserie discard, stated here on its own: the highest rank, then the first suit in S H D C
+    order."""
+    return max(cards_of(hand), key=lambda c: (card_rank(c), -card_suit(c)))
 
 
 def played_by(history):

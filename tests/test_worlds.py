@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import chisquare
 
-from wiezen_sim.cards import card_count, card_rank, cards_of, parse_hand, suit_holding
+from wiezen_sim.cards import card_count, card_rank, cards_of, parse_hand
 from wiezen_sim.rules.auction import Declaration
 from wiezen_sim.rules.bots import random_policy
 from wiezen_sim.rules.dealing import deal_packets, new_deck
@@ -114,7 +114,7 @@ def by_rule(world, info, history, order):
     for s, card in zip(others, order, strict=True):
         dealt = world[s] | 1 << card | sum(1 << c for leader, cards in history for i, c in enumerate(cards)
                                            if (leader + i) % 4 == s)  # fmt: skip
-        rule = max(cards_of(dealt), key=lambda c: (card_rank(c), card_count(suit_holding(dealt, c >> 4)), -(c >> 4)))
+        rule = max(cards_of(dealt), key=lambda c: (card_rank(c), -(c >> 4)))
         if rule != card:
             return False
     return True

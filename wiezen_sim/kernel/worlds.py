@@ -357,33 +357,26 @@ def sample_worlds_within(state, known, need, unseen, voids, n_worlds, place, all
     return out
 
 
-# Kleine miserie: the three hidden seats each discarded their highest card (``highest_card``) face
-# down. Worlds are drawn exactly under that rule: the seats' hands and discards are counted by
-# dynamic programming over the ranks from the aces down, the state being which seats' discards
-# are placed and how many hidden cards each seat's hand has received; a card goes to a seat's hand
-# only once its discard is placed (a discard outranks the hand it leaves). Ties of rank are let
-# through by the count and settled by rejection: a drawn world is kept if each seat's discard is
-# the one ``highest_card`` picks from its whole dealt hand (the longest suit on a tie), so the
-# worlds kept are uniform over the consistent ones.
+# Kleine miserie: the three hidden seats each discarded their highest card (``highest_card``: the
+# highest rank, then the first suit in S H D C order, a total order on the cards) face down. Worlds
+# are drawn exactly under that rule: the seats' hands and discards are counted by dynamic
+# programming over the ranks from the aces down, the state being which seats' discards are placed
+# and how many hidden cards each seat's hand has received; a card goes to a seat's hand only once
+# its discard is placed, before it in that order (a discard outranks the hand it leaves), so every
+# world counted follows the rule and none is rejected.
 _HIDDEN = 3  # the hidden seats of a kleine-miserie world: the three other than the observer
 _OPTIONS = 2 * _HIDDEN  # per card: the discard of hidden seat 0..2, or a card of the hand of seat 0..2
 _RANKS = 13
-_TRIES = 10_000  # rejection draws per world before giving up (an empty or near-empty set of worlds)
 
 
 @njit(cache=True)
 def highest_card(hand):
     """The players' kleine-miserie discard (RULES.md 1.3 lets each player choose): the highest-ranked
-    card of a non-empty ``hand``, the longest suit first on a tie, then the lowest suit (S H D C)."""
+    card of a non-empty ``hand``, the first suit in S H D C order on a tie (-1 for an empty hand)."""
     for rank in range(14, 1, -1):
-        best, best_len = -1, -1
         for s in range(4):
             if (hand >> (16 * s + rank)) & 1:
-                length = popcount((hand >> (16 * s)) & LANE)
-                if length > best_len:
-                    best, best_len = 16 * s + rank, length
-        if best >= 0:
-            return best
+                return 16 * s + rank
     return -1
 
 
@@ -408,15 +401,27 @@ def _rank_cards(unseen, rank, cards):
 
 
 @njit(cache=True)
-def _assign(cards, k, code, placed, floor, voids, only, rank, d, choice):
-    """Decode ``code`` (base 6, one digit per card of a rank group) into where each card goes: the discard
-    of hidden seat ``o`` (digit ``o`` < 3) or its hand (digit ``3 + o``), into ``choice``, and count the
-    cards each hand receives into ``d``. Returns the placed-discards mask after the group, or -1 when the
-    code breaks a rule (a discard placed twice or below the seat's ``floor`` rank, a hand card before its
-    seat's discard or in a suit the seat showed void, a card known to be another seat's)."""
+def _outranks(card, other):
+    """Whether ``card`` comes before ``other`` in the discard order (higher rank, then the first suit);
+    False for ``card`` = -1 (none)."""
+    if card < 0:
+        return False
+    return (card & 15) > (other & 15) or ((card & 15) == (other & 15) and card >> 4 < other >> 4)
+
+
+@njit(cache=True)
+def _assign(cards, k, code, placed, floor, voids, only, d, choice, at):
+    """Decode ``code`` (base 6, one digit per card of a rank group, the cards in S H D C order) into where
+    each card goes: the discard of hidden seat ``o`` (digit ``o`` < 3) or its hand (digit ``3 + o``), into
+    ``choice``, the position of each seat's discard in the group into ``at`` (``k``: none), and count the
+    cards each hand receives into ``d``. Returns the placed-discards mask after
+    the group, or -1 when the code breaks a rule (a discard placed twice or below the highest card its seat
+    is known to have been dealt, ``floor``; a hand card before its seat's discard, in a suit the seat
+    showed void in, or known to be another seat's)."""
     new = 0
     for s in range(_HIDDEN):
         d[s] = 0
+        at[s] = k
     for i in range(k):
         o = code % _OPTIONS
         code //= _OPTIONS
@@ -425,13 +430,14 @@ def _assign(cards, k, code, placed, floor, voids, only, rank, d, choice):
         if only[i] >= 0 and only[i] != seat:
             return -1
         if o < _HIDDEN:
-            if (placed | new) >> seat & 1 or rank < floor[seat]:
+            if (placed | new) >> seat & 1 or _outranks(floor[seat], cards[i]):
                 return -1
             new |= 1 << seat
+            at[seat] = i
     for i in range(k):  # the hand cards, now that the group's discards are known
         if choice[i] >= _HIDDEN:
             seat = choice[i] - _HIDDEN
-            if not ((placed | new) >> seat) & 1 or voids[seat] >> (cards[i] >> 4) & 1:
+            if not (placed >> seat & 1 or at[seat] < i) or voids[seat] >> (cards[i] >> 4) & 1:
                 return -1
             d[seat] += 1
     return placed | new
@@ -455,10 +461,10 @@ def _group_moves(unseen, voids, kept, only):
     Returns ``(codes, n_classes, after, gain, start, length)``: per level and placed mask (``[13, 8]``)
     the rule-abiding codes of :func:`_assign` sorted by class (``codes[level, placed, :]``), and per
     class its placed mask after, its hand cards per seat (``gain[..., c, 3]``) and its codes' span."""
-    floor = np.zeros(_HIDDEN, dtype=np.int64)
+    floor = np.full(_HIDDEN, -1, dtype=np.int64)
     for s in range(_HIDDEN):
         if kept[s]:
-            floor[s] = highest_card(kept[s]) & 15
+            floor[s] = highest_card(kept[s])
     most = _OPTIONS**4
     codes = np.zeros((_RANKS, 8, most), dtype=np.int64)
     n_classes = np.zeros((_RANKS, 8), dtype=np.int64)
@@ -470,6 +476,7 @@ def _group_moves(unseen, voids, kept, only):
     owner = np.empty(4, dtype=np.int64)
     choice = np.empty(4, dtype=np.int64)
     d = np.empty(_HIDDEN, dtype=np.int64)
+    at = np.empty(_HIDDEN, dtype=np.int64)
     key = np.empty(most, dtype=np.int64)
     for level in range(_RANKS):
         rank = 14 - level
@@ -478,7 +485,7 @@ def _group_moves(unseen, voids, kept, only):
         for placed in range(8):
             n = 0
             for code in range(_OPTIONS**k):
-                a = _assign(cards, k, code, placed, floor, voids, owner, rank, d, choice)
+                a = _assign(cards, k, code, placed, floor, voids, owner, d, choice, at)
                 if a < 0:
                     continue
                 codes[level, placed, n] = code
@@ -539,16 +546,17 @@ def discard_table(need, unseen, voids, kept, only):
 
 
 @njit(cache=True)
-def sample_discard_worlds(state, need, unseen, kept, ways, moves, n_worlds):
+def sample_discard_worlds(state, need, unseen, ways, moves, n_worlds):
     """``n_worlds`` kleine-miserie worlds drawn uniformly from those in which each hidden seat discarded
-    its :func:`highest_card` (``ways, moves`` = :func:`discard_table` of the same arguments).
+    its :func:`highest_card` (``need, unseen`` and ``ways, moves`` = :func:`discard_table` of the same
+    arguments).
 
     Returns:
         ``(hands, discards)``: ``int64[n_worlds, 3]`` the hidden cards of each hidden seat's hand, and
         ``int64[n_worlds, 3]`` the card each discarded.
 
     Raises:
-        ValueError: no world is consistent (or none kept in ``_TRIES`` draws per world).
+        ValueError: no world is consistent.
     """
     codes, n_classes, after, gain, start, length = moves
     if ways[0, 0, 0, 0, 0] == 0.0:
@@ -558,45 +566,35 @@ def sample_discard_worlds(state, need, unseen, kept, ways, moves, n_worlds):
     cards = np.empty(4, dtype=np.int64)
     r = np.empty(_HIDDEN, dtype=np.int64)
     for w in range(n_worlds):
-        tries = 0
-        ok = False
-        while not ok:
-            tries += 1
-            if tries > _TRIES:
-                raise ValueError("no deal of the hidden cards kept with every seat discarding its highest card")
-            placed = 0
+        placed = 0
+        for s in range(_HIDDEN):
+            r[s] = 0
+        for level in range(_RANKS):
+            k = _rank_cards(unseen, 14 - level, cards)
+            x = (rng_next(state) >> np.uint64(11)) * _UNIT * ways[level, placed, r[0], r[1], r[2]]
+            total = 0.0
+            pick = -1
+            for c in range(n_classes[level, placed]):
+                g = gain[level, placed, c]
+                if r[0] + g[0] > need[0] or r[1] + g[1] > need[1] or r[2] + g[2] > need[2]:
+                    continue
+                weight = length[level, placed, c] * ways[level + 1, after[level, placed, c],
+                                                           r[0] + g[0], r[1] + g[1], r[2] + g[2]]  # fmt: skip
+                if weight == 0.0:
+                    continue
+                pick = c
+                total += weight
+                if total > x:
+                    break
+            code = codes[level, placed, start[level, placed, pick] + rng_below(state, length[level, placed, pick])]
+            for i in range(k):
+                o = code % _OPTIONS
+                code //= _OPTIONS
+                if o < _HIDDEN:
+                    discards[w, o] = cards[i]
+                else:
+                    hands[w, o - _HIDDEN] |= 1 << cards[i]
             for s in range(_HIDDEN):
-                r[s] = 0
-                hands[w, s] = 0
-            for level in range(_RANKS):
-                k = _rank_cards(unseen, 14 - level, cards)
-                x = (rng_next(state) >> np.uint64(11)) * _UNIT * ways[level, placed, r[0], r[1], r[2]]
-                total = 0.0
-                pick = -1
-                for c in range(n_classes[level, placed]):
-                    g = gain[level, placed, c]
-                    if r[0] + g[0] > need[0] or r[1] + g[1] > need[1] or r[2] + g[2] > need[2]:
-                        continue
-                    weight = length[level, placed, c] * ways[level + 1, after[level, placed, c],
-                                                               r[0] + g[0], r[1] + g[1], r[2] + g[2]]  # fmt: skip
-                    if weight == 0.0:
-                        continue
-                    pick = c
-                    total += weight
-                    if total > x:
-                        break
-                code = codes[level, placed, start[level, placed, pick] + rng_below(state, length[level, placed, pick])]
-                for i in range(k):
-                    o = code % _OPTIONS
-                    code //= _OPTIONS
-                    if o < _HIDDEN:
-                        discards[w, o] = cards[i]
-                    else:
-                        hands[w, o - _HIDDEN] |= 1 << cards[i]
-                for s in range(_HIDDEN):
-                    r[s] += gain[level, placed, pick, s]
-                placed = after[level, placed, pick]
-            ok = True
-            for s in range(_HIDDEN):
-                ok = ok and highest_card(kept[s] | hands[w, s] | (1 << discards[w, s])) == discards[w, s]
+                r[s] += gain[level, placed, pick, s]
+            placed = after[level, placed, pick]
     return hands, discards

@@ -665,9 +665,9 @@ def make_player(spec: str | Player, rng: np.random.Generator) -> Player:
 
 
 def highest_discard(hand: int) -> int:
-    """Kleine-miserie discard rule: the highest card, the longest suit first on a tie, then the lowest suit
-    (RULES.md 1.3 leaves the choice to the player; ``kernel.worlds.highest_card``, which the world sampler
-    assumes every other seat follows)."""
+    """Kleine-miserie discard rule: the highest card, the first suit in S H D C order on a tie (RULES.md 1.3
+    leaves the choice to the player; ``kernel.worlds.highest_card``, which the world sampler assumes every
+    other seat follows: a total order on the cards, so its worlds are counted exactly)."""
     return int(highest_card(hand))
 
 

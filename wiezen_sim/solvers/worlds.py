@@ -10,12 +10,12 @@ it, with the exact sampler both games share (``wiezen_sim.kernel.worlds``: the c
 deals are counted exactly by dynamic programming, no rejection).
 
 Kleine miserie. Every player of this package discards its highest card
-(``kernel.worlds.highest_card``: the highest rank, the longest suit on a tie), and every
+(``kernel.worlds.highest_card``: the highest rank, the first suit in S H D C order on a tie), and every
 seat knows it: a discard outranks every card its seat was dealt. :func:`observe` then
 records the cards known to have been dealt to each seat (``InfoSet.dealt``: the cards it
 played, and the dealer's turned card), and the worlds are drawn uniformly from the deals
 in which each hidden seat's discard is its highest card (``kernel.worlds.discard_table``:
-an exact count over the ranks, ties of rank settled by rejection). Where the play leaves
+an exact count over the ranks, with no rejection). Where the play leaves
 no such deal (a seat discarded otherwise), :func:`observe` leaves the rule out: the
 discards are then dealt at random among the unseen cards, and :attr:`InfoSet.dealt` is
 empty (the sampling player counts those decisions).
@@ -230,24 +230,24 @@ def sample_worlds(info: InfoSet, n: int, rng: np.random.Generator) -> np.ndarray
 
 
 @functools.lru_cache(maxsize=16)
-def _discard_tables(info: InfoSet) -> tuple[list[int], np.ndarray, np.ndarray, np.ndarray, tuple]:
-    """Kleine miserie under the discard rule: the hidden seats (seat order), their needs and known dealt
-    cards (``int64[3]``), and ``kernel.worlds.discard_table`` (kept for the worlds of one decision)."""
+def _discard_tables(info: InfoSet) -> tuple[list[int], np.ndarray, np.ndarray, tuple]:
+    """Kleine miserie under the discard rule: the hidden seats (seat order), their needs (``int64[3]``), and
+    ``kernel.worlds.discard_table`` (kept for the worlds of one decision)."""
     hidden = [s for s in range(SEATS) if s != info.seat]
     _, needs, all_voids = _places(info)
     need, voids = needs[hidden], all_voids[hidden]
     kept = np.array([info.dealt[s] & ~info.unseen | info.hands_known[s] for s in hidden], dtype=np.int64)
     only = np.array([info.dealt[s] & info.unseen for s in hidden], dtype=np.int64)
     ways, moves = _kw.discard_table(need, np.int64(info.unseen), voids, kept, only)
-    return hidden, need, kept, ways, moves
+    return hidden, need, ways, moves
 
 
 def _rule_worlds(info: InfoSet, n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """Kleine miserie under the discard rule: ``n`` worlds (``int64[n, 5]``) and, per world, the hidden seat
     (0..2 in seat order) that discarded the ``j``-th lowest unseen discard (``int64[n, 3]``)."""
-    hidden, need, kept, ways, moves = _discard_tables(info)
+    hidden, need, ways, moves = _discard_tables(info)
     state = rng_new(int(rng.integers(2**63)))
-    hands, discards = _kw.sample_discard_worlds(state, need, np.int64(info.unseen), kept, ways, moves, n)
+    hands, discards = _kw.sample_discard_worlds(state, need, np.int64(info.unseen), ways, moves, n)
     worlds = np.tile(np.array(info.hands_known, dtype=np.int64), (n, 1))
     worlds[:, hidden] |= hands
     worlds[:, SEATS] = np.bitwise_or.reduce(np.left_shift(np.int64(1), discards), axis=1)

@@ -20,7 +20,7 @@ The modules, each importing only those above it:
 Documented rules where the issue leaves a choice:
 
 - Kleine miserie: the defenders each discard their highest card (the highest rank,
-  the longest suit on a tie); the declarer's discard is the single card, among the
+  the first suit in S H D C order on a tie); the declarer's discard is the single card, among the
   highest card of each suit (a lower card of the same suit is never better to
   discard), with the highest estimated success rate over the same samples.
 - Vraag acceptance: a seat accepts when its :func:`~wiezen_sim.rules.bots.playing_tricks`
