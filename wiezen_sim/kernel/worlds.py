@@ -357,6 +357,74 @@ def sample_worlds_within(state, known, need, unseen, voids, n_worlds, place, all
     return out
 
 
+_CARD_ORDER = np.array([16 * s + r for s in range(4) for r in range(14, 1, -1)], dtype=np.int64)  # S H D C, high first
+
+
+@njit(cache=True)
+def enumerate_worlds(known, need, unseen, voids):
+    """Every consistent world (module docstring for the arrays), in a fixed order: place 0's hidden cards
+    as the subsets of its possible cards in lexicographic order (the cards in :data:`_CARD_ORDER`, the order
+    of ``cards.cards_of``), then place 1's, and
+    so on; the last place takes the cards left, if it may hold them (a depth-first walk, not recursive:
+    numba's cache does not keep recursive functions).
+
+    Returns:
+        int64[W, m]: ``W`` = :func:`count_worlds` of the same arguments.
+    """
+    m = need.shape[0]
+    void_cards = np.zeros(m, dtype=np.int64)
+    for p in range(m):
+        for s in range(4):
+            if (voids[p] >> s) & 1:
+                void_cards[p] |= LANE << (16 * s)
+    out = np.zeros((int(count_worlds(need, unseen, voids)), m), dtype=np.int64)
+    cards = np.zeros((m, 64), dtype=np.int64)  # per place: the cards it may take of those left
+    n_cards = np.zeros(m, dtype=np.int64)
+    idx = np.zeros((m, 64), dtype=np.int64)  # per place: the positions in ``cards`` of the subset it takes
+    left = np.zeros(m, dtype=np.int64)  # the cards left for place p on
+    hands = np.zeros(m, dtype=np.int64)
+    n, p, fresh = 0, 0, True  # fresh: place p is entered with new cards left (else: its next subset)
+    left[0] = unseen
+    while out.shape[0] and p >= 0:
+        k = need[p]
+        if p == m - 1:
+            if (left[p] & void_cards[p]) == 0:
+                out[n, :p] = hands[:p]
+                out[n, p] = known[p] | left[p]
+                n += 1
+            p, fresh = p - 1, False
+            continue
+        if fresh:
+            n_cards[p] = 0
+            rest = left[p] & ~void_cards[p]
+            for card in _CARD_ORDER:
+                if (rest >> card) & 1:
+                    cards[p, n_cards[p]] = card
+                    n_cards[p] += 1
+            if k > n_cards[p]:
+                p, fresh = p - 1, False
+                continue
+            for i in range(k):
+                idx[p, i] = i
+        else:
+            i = k - 1
+            while i >= 0 and idx[p, i] == n_cards[p] - k + i:
+                i -= 1
+            if i < 0:
+                p, fresh = p - 1, False
+                continue
+            idx[p, i] += 1
+            for j in range(i + 1, k):
+                idx[p, j] = idx[p, j - 1] + 1
+        taken = 0
+        for i in range(k):
+            taken |= 1 << cards[p, idx[p, i]]
+        hands[p] = known[p] | taken
+        left[p + 1] = left[p] & ~taken
+        p, fresh = p + 1, True
+    return out
+
+
 # Kleine miserie: the three hidden seats each discarded their highest card (``highest_card``: the
 # highest rank, then the first suit in S H D C order, a total order on the cards) face down. Worlds
 # are drawn exactly under that rule: the seats' hands and discards are counted by dynamic

@@ -260,22 +260,8 @@ def enumerate_worlds(info: InfoSet) -> np.ndarray:
     Returns:
         ``int64[count_worlds(info), places]``.
     """
-    places = len(info.counts)
-    need = [info.counts[p] - card_count(info.hands_known[p]) for p in range(places)]
-    suits = [sum(0xFFFF << (16 * s) for s in range(4) if info.voids[p] >> s & 1) for p in range(places)]
-    out: list[list[int]] = []
-
-    def deal(p: int, left: int, hands: list[int]) -> None:
-        if p == places - 1:  # the last place takes the cards left (their count is its need), if it may
-            if not left & suits[p]:
-                out.append([*hands, info.hands_known[p] | left])
-            return
-        for cards in itertools.combinations(cards_of(left & ~suits[p]), need[p]):
-            taken = sum(1 << c for c in cards)
-            deal(p + 1, left & ~taken, [*hands, info.hands_known[p] | taken])
-
-    deal(0, info.unseen, [])
-    return np.array(out, dtype=np.int64).reshape(len(out), places)
+    known, need, voids = _places(info)
+    return _kw.enumerate_worlds(known, need, np.int64(info.unseen), voids)
 
 
 class AuctionModel(Protocol):
