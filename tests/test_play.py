@@ -79,6 +79,7 @@ FOUR = make_deal(
 def test_troel_three_aces():
     troel = troel_setup(THREE.hands, 1, T)
     assert (troel.partner, troel.trump, troel.lead, troel.target) == (3, 3, parse_card("AC"), 8)
+    assert troel.holder_cards == parse_hand("S:A H:A D:A")  # the aces other than the called one
     setup = setup_play([Declaration("troel", (1,))], THREE, T)
     assert setup.leader == 3 and setup.side == (1, 3) and setup.trump == 3 and setup.forced_lead == parse_card("AC")
 
@@ -86,6 +87,7 @@ def test_troel_three_aces():
 def test_troel_four_aces_partner_variants():
     troel = troel_setup(FOUR.hands, 0, T)
     assert (troel.partner, troel.trump, troel.lead) == (2, 1, parse_card("KH"))
+    assert troel.holder_cards == parse_hand("S:A H:A D:A C:A")
     # variant: highest card the declarer lacks, kings in the order H D C S, then queens
     missing = troel_setup(FOUR.hands, 0, T.replace(four_ace_partner="highest_missing"))
     assert (missing.partner, missing.trump, missing.lead) == (2, 1, parse_card("KH"))
@@ -95,10 +97,36 @@ def test_troel_four_aces_partner_variants():
     hands[2] = hands[2] & ~(1 << parse_card("KH")) | (1 << parse_card("9S"))
     missing = troel_setup(hands, 0, T.replace(four_ace_partner="highest_missing"))
     assert (missing.partner, missing.trump, missing.lead) == (1, 2, parse_card("KD"))
+    assert missing.holder_cards == parse_hand("S:A H:AK D:A C:A")  # KH comes before the called KD
     hearts = troel_setup(hands, 0, T)
     assert (hearts.partner, hearts.lead) == (1, parse_card("QH"))
+    assert hearts.holder_cards == parse_hand("S:A H:AK D:A C:A")
     with pytest.raises(ValueError, match="three or four aces"):
         troel_setup(FOUR.hands, 1, T)
+
+
+def troel_deal(seed: int, n_aces: int) -> Deal:
+    """A random deal in which seat 0 holds ``n_aces`` aces (each ace it lacks swapped in for a card of its own)."""
+    rng = np.random.default_rng(seed)
+    hands = list(deal_packets(new_deck(rng), int(rng.integers(4))).hands)
+    for ace in rng.permutation([16 * s + 14 for s in range(4)])[:n_aces]:
+        owner = next(s for s in range(4) if hands[s] >> int(ace) & 1)
+        if owner:
+            spare = next(c for c in cards_of(hands[0]) if c & 15 != 14)
+            hands[0] ^= 1 << spare | 1 << int(ace)
+            hands[owner] ^= 1 << spare | 1 << int(ace)
+    return Deal(tuple(hands), 0, cards_of(hands[0])[0])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([3, 4]), st.sampled_from(["highest_heart", "highest_missing"]))
+def test_troel_holder_cards_are_held(seed, n_aces, partner_rule):
+    """The cards the rules show in the troel holder's hand (RULES.md 1.5) are in it, and name the partner: the
+    called card is the first of the partner order not among them."""
+    deal = troel_deal(seed, n_aces)
+    troel = troel_setup(deal.hands, 0, T.replace(four_ace_partner=partner_rule))
+    assert troel.holder_cards & ~deal.hands[0] == 0
+    assert card_count(troel.holder_cards) >= 3 and not troel.holder_cards >> troel.lead & 1
 
 
 def first_trick_policy(card_text):

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import chisquare
 
+from tests.test_play import troel_deal
 from wiezen_sim.cards import card_count, card_rank, cards_of, parse_hand
 from wiezen_sim.rules.auction import Declaration
 from wiezen_sim.rules.bots import random_policy
@@ -15,7 +16,7 @@ from wiezen_sim.rules.dealing import deal_packets, new_deck
 from wiezen_sim.rules.play import play_hand, setup_play
 from wiezen_sim.rules.ruleset import get_rules
 from wiezen_sim.solvers.players import highest_discard
-from wiezen_sim.solvers.worlds import InfoSet, count_worlds, enumerate_worlds, observe, sample_world
+from wiezen_sim.solvers.worlds import InfoSet, count_worlds, enumerate_worlds, observe, sample_world, sample_worlds
 
 
 def brute_force_worlds(info: InfoSet) -> list[tuple[int, ...]]:
@@ -118,3 +119,25 @@ def by_rule(world, info, history, order):
         if rule != card:
             return False
     return True
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([3, 4]))
+def test_troel_worlds_give_the_holder_the_cards_the_rules_show(seed, n_aces):
+    """In a troel the holder's aces (and with four aces the cards before the called one) are public (RULES.md
+    1.5): every world of every other seat gives the holder those it has not played, and the real deal is one."""
+    rng = np.random.default_rng(seed)
+    deal = troel_deal(seed, n_aces)
+    setup = setup_play([Declaration("troel", (0,))], deal, get_rules())
+    record = play_hand(setup, deal.hands, [random_policy(rng)] * 4)
+    moves = [(leader, cards) for leader, cards, _ in record.tricks]
+    cut = int(rng.integers(1, 4 * len(moves)))
+    history = [(leader, cards[: max(0, min(4, cut - 4 * i))]) for i, (leader, cards) in enumerate(moves)]
+    history = [h for h in history if h[1]]
+    played = sum(1 << c for leader, cards in history for i, c in enumerate(cards) if (leader + i) % 4 == 0)
+    seat = int(rng.integers(1, 4))
+    info = observe(seat, deal.hands, history, deal.dealer, deal.turned, (), None, (setup.declarer_cards, 0, 0, 0))
+    assert setup.declarer_cards and info.hands_known[0] == setup.declarer_cards & ~played
+    assert info.consistent([deal.hands[s] & ~sum(1 << c for _, cards in history for c in cards) for s in range(4)])
+    for world in sample_worlds(info, 20, rng):
+        assert int(world[0]) & setup.declarer_cards & ~played == setup.declarer_cards & ~played

@@ -95,6 +95,9 @@ class TroelSetup:
         free_lead: *troel free lead* variant: the partner may lead another card;
             its suit becomes trump and the target rises to 9.
         target: tricks needed with the standard lead.
+        holder_cards: the cards the troel holder is known to hold once the called card is known (mask):
+            with three aces the other three; with four, the aces and every card called before the one
+            called (the cards before it in the partner order are the holder's, or it would be called).
     """
 
     partner: int
@@ -102,6 +105,7 @@ class TroelSetup:
     lead: int
     free_lead: bool
     target: int
+    holder_cards: int
 
 
 def troel_setup(hands: Sequence[int], holder: int, rules: RuleSet) -> TroelSetup:
@@ -111,9 +115,10 @@ def troel_setup(hands: Sequence[int], holder: int, rules: RuleSet) -> TroelSetup
         ValueError: the holder does not have three or four aces.
     """
     n_aces = aces(hands[holder])
+    all_aces = sum(1 << (16 * s + 14) for s in range(len(SUITS)))
     if n_aces == 3:
         ace = next(16 * s + 14 for s in range(len(SUITS)) if not hands[holder] >> (16 * s + 14) & 1)
-        target = rules.target("troel")
+        target, known = rules.target("troel"), all_aces & ~(1 << ace)
     elif n_aces == 4:
         if rules.four_ace_partner == "highest_heart":
             order = [16 * HEARTS + r for r in range(13, 1, -1)]
@@ -121,10 +126,11 @@ def troel_setup(hands: Sequence[int], holder: int, rules: RuleSet) -> TroelSetup
             order = MISSING_CARD_ORDER
         ace = next(c for c in order if not hands[holder] >> c & 1)
         target = 9 if rules.troel_free_lead else rules.target("troel")
+        known = all_aces | sum(1 << c for c in order[: order.index(ace)])
     else:
         raise ValueError(f"troel needs three or four aces; seat {holder} has {n_aces}")
     partner = next(s for s in range(SEATS) if hands[s] >> ace & 1)
-    return TroelSetup(partner, card_suit(ace), ace, rules.troel_free_lead, target)
+    return TroelSetup(partner, card_suit(ace), ace, rules.troel_free_lead, target, known)
 
 
 @dataclass(frozen=True)
@@ -143,6 +149,8 @@ class PlaySetup:
         forced_lead: a card the leader must lead to the first trick (troel) or None.
         free_lead: *troel free lead*: the partner may lead another card (RULES.md 1.5).
         exposed: open miserie: the declarer's hand is shown after the first trick.
+        declarer_cards: cards the rules show to be in the declarer's dealt hand (a troel holder's aces,
+            :class:`TroelSetup`; 0 for the other contracts).
     """
 
     contracts: tuple[Declaration, ...]
@@ -154,6 +162,7 @@ class PlaySetup:
     forced_lead: int | None = None
     free_lead: bool = False
     exposed: bool = False
+    declarer_cards: int = 0
 
 
 def longest_suit(hand: int) -> int:
@@ -188,7 +197,7 @@ def setup_play(
     declarer = first.declarers[0]
     target = first.level if first.level is not None else rules.target(first.contract)
     side = tuple(s for d in declarations for s in d.declarers)
-    forced, free = None, False
+    forced, free, declarer_cards = None, False, 0
     if spec.trump is TrumpRule.TURNED:
         trump: int | None = deal.trump
     elif spec.trump is TrumpRule.CHOICE:
@@ -196,7 +205,7 @@ def setup_play(
     elif spec.trump is TrumpRule.TROEL:
         troel = troel_setup(deal.hands, declarer, rules)
         trump, forced, target, free = troel.trump, troel.lead, troel.target, troel.free_lead
-        side = (declarer, troel.partner)
+        side, declarer_cards = (declarer, troel.partner), troel.holder_cards
     else:
         trump = None
     if spec.first_lead is FirstLead.DECLARER:
@@ -216,6 +225,7 @@ def setup_play(
         forced,
         free,
         exposed=first.contract == "open_miserie",
+        declarer_cards=declarer_cards,
     )
 
 

@@ -613,8 +613,9 @@ class PimcPlayer(Player):
         history = [(leader, cards) for leader, cards, _ in view.history]
         if view.trick:
             history.append((view.leader, list(view.trick)))
+        dealt_known = [view.setup.declarer_cards if view.setup.side[:1] == (s,) else 0 for s in range(SEATS)]
         info = observe(view.seat, self.deal.hands, history, self.deal.dealer, self.deal.turned, tuple(view.exposed),
-                       self.discards)  # fmt: skip
+                       self.discards, dealt_known)  # fmt: skip
         self.discard_rule_dropped += self.discards is not None and not info.dealt
         trump, target = _trump_and_target(view)
         solver = self.solver or _solver()

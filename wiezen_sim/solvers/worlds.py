@@ -80,6 +80,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -638,6 +639,7 @@ def observe(
     turned: int | None = None,
     exposed: tuple[int, ...] = (),
     discards: list[int] | None = None,
+    dealt_known: Sequence[int] = (),
 ) -> InfoSet:
     """The information set of ``seat`` after the cards in ``history`` were played.
 
@@ -651,9 +653,12 @@ def observe(
         discards: kleine miserie: each seat's face-down discard; the observer knows only
             its own, the others' go to the fifth pseudo-seat, with the discard rule (module
             docstring) unless the play leaves no deal under it.
+        dealt_known: per seat, cards the rules show to be in its dealt hand (a troel holder's
+            aces: ``rules.play.PlaySetup.declarer_cards``); those it has not played are in its hand.
 
     Raises:
-        ValueError: a card played by a seat that did not hold it.
+        ValueError: a card played by a seat that did not hold it, or ``dealt_known`` with discards
+            (no contract has both).
     """
     played = [0] * SEATS
     voids = [0] * SEATS
@@ -673,6 +678,10 @@ def observe(
         known[dealer] |= 1 << turned
     for s in exposed:
         known[s] = current[s]
+    if any(dealt_known) and discards is not None:
+        raise ValueError("cards known to be dealt to a seat and kleine-miserie discards do not go together")
+    for s, mask in enumerate(dealt_known):
+        known[s] |= mask & ~played[s]
     counts = [card_count(h) for h in current]
     seen = sum(played) | known[seat] | sum(known) | gone[seat]
     unseen = ((1 << 64) - 1) & sum(start_hands) & ~seen
