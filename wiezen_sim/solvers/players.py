@@ -118,7 +118,7 @@ HONOURS = (11, 12, 13)  # J Q K: "cover an honour"
 PLAYERS = ("random", "heuristic", "pimc")
 ADAPTIVE_CAP = 4  # adaptive M of the advisor's PIMC players: at most this many times M worlds
 PIMC_TT_MB = 32  # emptied for every decision; smaller tables make rare positions take minutes
-# trick nodes one question may take (about 0.01 s; a world with a question past it is left out of the
+# trick nodes one question may take (a few milliseconds; a world with a question past it is left out of the
 # decision): the costliest questions are misère defences in the first tricks. Down from 1,000,000 (session
 # 32): on the 40 costliest decisions of two advise runs 6.5 times less CPU, the same card as under the old
 # limit with the same seed in 96 of 120 choices, where two seeds under the old limit agree in 75
@@ -126,8 +126,10 @@ PIMC_TT_MB = 32  # emptied for every decision; smaller tables make rare position
 # with 4 first worlds): on the same 40 decisions 1.34 times less CPU, the same card in 118 of 120, where two
 # seeds under 100,000 agree in 108 (pimc_node_limit_25000.json); the two slowest suite hands of
 # `advise --method pimc --samples 200` 238.7 -> 173.5 s and 212.1 -> 173.0 s, with about twice as many
-# worlds left out
-PIMC_NODE_LIMIT = 25_000
+# worlds left out. Down from 25,000 (session 36): on the 40 costliest decisions 1.58 times less CPU, the same
+# card in 117 of 120, where two seeds under 25,000 agree in 110 (pimc_node_limit_10000.json); worlds left out
+# 196 -> 307
+PIMC_NODE_LIMIT = 10_000
 
 
 # ----------------------------------------------------------------- what a seat can see
