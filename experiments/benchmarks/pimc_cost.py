@@ -9,9 +9,10 @@ with ``--advise``, the wall time of ``advise --method pimc`` beside the double-d
 Advise mode. For the README's example hand (and the first ``K`` positions of the hand suite,
 ``experiments/benchmarks/hand_suite.py``), times the command ``wiezen-sim advise HAND --seat S
 --turned C --method pimc --samples 200 --jobs 2`` (a subprocess, wall clock with its start-up, stop
-rule on, killed after ``--timeout`` seconds), then the double-dummy table (``--method dd``) on the
-same deals (the first ``deals`` seed words the pimc run drew, stop rule off; the whole run's deals
-when pimc did not finish), and prints the ratio. With ``--baseline DIR`` (another checkout, e.g.
+rule on, killed after ``--timeout`` seconds; ``pimc_cpu_s``: the CPU seconds of that process and the
+workers it reaped, which tells a run that waited from one that worked), then the double-dummy table
+(``--method dd``) on the same deals (the first ``deals`` seed words the pimc run drew, stop rule off;
+the whole run's deals when pimc did not finish), and prints the ratio. With ``--baseline DIR`` (another checkout, e.g.
 ``git archive main``) it also plays ``--deals`` deals without the stop rule with this code and with
 DIR's, back to back in the same conditions (each after a warm-up in its own process, which loads
 the numba cache into the workers), and prints the before/after ratio. With ``--by-contract`` it times instead, per
@@ -39,6 +40,7 @@ import json
 import multiprocessing as mp
 import os
 import platform
+import resource
 import signal
 import subprocess
 import sys
@@ -144,10 +146,12 @@ def run(func, tasks: list, seconds: float) -> tuple[list, int]:
     return results, len(tasks) - len(results)
 
 
-def timed(argv: list[str], code: Path, timeout: float) -> tuple[float, str | None]:
-    """Run ``python argv`` with ``code`` first on the import path: (wall seconds, stdout or None when killed
-    after ``timeout``). The whole process group is killed (the advisor's worker processes too)."""
+def timed(argv: list[str], code: Path, timeout: float) -> tuple[float, float, str | None]:
+    """Run ``python argv`` with ``code`` first on the import path: (wall seconds, CPU seconds of the process and
+    the workers it reaped, stdout or None when killed after ``timeout``). The whole process group is killed (the
+    advisor's worker processes too)."""
     env = {**os.environ, "PYTHONPATH": str(code)}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     proc = subprocess.Popen([sys.executable, *argv], env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                             text=True, start_new_session=True)  # fmt: skip
@@ -156,10 +160,16 @@ def timed(argv: list[str], code: Path, timeout: float) -> tuple[float, str | Non
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.communicate()
-        return time.perf_counter() - t0, None
+        return time.perf_counter() - t0, _cpu_since(before), None
     if proc.returncode:
         raise RuntimeError(f"{' '.join(argv)} exited {proc.returncode}")
-    return time.perf_counter() - t0, out
+    return time.perf_counter() - t0, _cpu_since(before), out
+
+
+def _cpu_since(before: resource.struct_rusage) -> float:
+    """User and system CPU seconds of the children reaped since ``before``."""
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 
 
 def played(position: dict, method: str, deals: int, jobs: int) -> dict:
@@ -203,7 +213,7 @@ def first_round_mode(args: argparse.Namespace, positions: list[dict]) -> None:
     rows = []
     for pos in positions:
         load = os.getloadavg()[0]
-        _, out = timed([__file__, "--by-contract", json.dumps(pos), str(FIRST_LOOK)], ROOT, args.timeout)
+        _, _, out = timed([__file__, "--by-contract", json.dumps(pos), str(FIRST_LOOK)], ROOT, args.timeout)
         per = None if out is None else json.loads(out)
         rows.append({**pos, "deals": FIRST_LOOK, "load_1min_before": load, "by_contract": per})
         if per:
@@ -236,15 +246,15 @@ def advise_mode(args: argparse.Namespace) -> None:
         cli = ["-m", "wiezen_sim.cli", "advise", *where, "--method", "pimc", "--samples", str(args.samples),
                "--jobs", str(args.jobs), "--format", "json", "--quiet"]  # fmt: skip
         load = os.getloadavg()[0]
-        wall, out = timed(cli, ROOT, args.timeout)
+        wall, cpu, out = timed(cli, ROOT, args.timeout)
         row: dict = {**pos, "command": "wiezen-sim " + " ".join(cli[2:-3]), "load_1min_before": load}
-        row["pimc_s"], row["pimc_finished"] = wall, out is not None
+        row["pimc_s"], row["pimc_cpu_s"], row["pimc_finished"] = wall, cpu, out is not None
         if out is not None:
             meta = json.loads(out)
             row.update({k: meta[k] for k in ("deals", "pimc_decisions", "worlds_dropped", "auction_contradicted")})
         deals = row.get("deals", args.samples)
         dd = [__file__, "--played", json.dumps(pos), "dd", str(deals), str(args.jobs)]
-        _, out = timed(dd, ROOT, args.timeout)
+        _, _, out = timed(dd, ROOT, args.timeout)
         row["dd_s"] = None if out is None else json.loads(out)["seconds"]
         row["pimc_over_dd"] = wall / row["dd_s"] if row["dd_s"] else None
         rows.append(row)
@@ -255,7 +265,7 @@ def advise_mode(args: argparse.Namespace) -> None:
         for label, code in (("baseline", Path(args.baseline).resolve()), ("this", ROOT)):
             argv = [__file__, "--played", json.dumps(example), "pimc", str(args.deals), str(args.jobs)]
             load = os.getloadavg()[0]
-            _, out = timed(argv, code, args.timeout)
+            _, _, out = timed(argv, code, args.timeout)
             runs[label] = {"code": str(code), "load_1min_before": load, **(json.loads(out) if out else {})}
             print(label, json.dumps(runs[label]), flush=True)
         ratio = (
