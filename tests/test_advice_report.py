@@ -325,3 +325,15 @@ def test_the_verdict_lists_bids_dropped_early_after_the_others_with_their_deals(
     assert parts[0].startswith("pico: yes") and parts[1].startswith(f"{runner}: no")
     dropped = [i for i, part in enumerate(parts) if re.search(r" units over \d+ deals$", part)]
     assert dropped and min(dropped) > 1 and any(parts[i].startswith("kleine_miserie") for i in dropped)
+
+
+def test_the_footer_explains_mean_tricks_only_when_the_table_shows_it():
+    """Double dummy settles misère by a target test, so a misère-only table has no mean_tricks column, and its
+    footer does not explain one (a new user read the explanation of a column that was not there); a vraag row has it."""
+    low = advise("S:72 H:T52 D:8643 C:J942", "eldest", "KH", samples=8, seed=1, n_jobs=1, progress=False,
+                 contracts=["miserie"])  # fmt: skip
+    text = low.format_table()
+    assert "mean_tricks" not in text.splitlines()[next(i for i, s in enumerate(text.splitlines()) if "contract" in s)]
+    assert "mean_tricks:" not in text
+    example = advise("S:AKQJ98 H:AK2 D:K3 C:52", "eldest", "7H", samples=16, seed=1, n_jobs=1, progress=False)
+    assert "mean_tricks:" in example.format_table()

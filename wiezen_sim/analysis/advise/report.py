@@ -483,8 +483,13 @@ class Advice:
             "",
             f"p_success: probability the contract is made ({METHOD_WORDS[m['method']]}), with its 95% Wilson interval;",
             "ev_units: your expected settlement in units (chips), RULES.md 1.6, with its 95% Student-t interval;",
-            "mean_tricks: tricks of the declaring side (blank where only success is settled: double dummy asks a",
-            "target test, a played deal stops once the contract is made or broken);",
+        ]
+        if "mean_tricks" in shown:  # a column shown only where some row has it
+            lines += [
+                "mean_tricks: tricks of the declaring side (blank where only success is settled: double dummy",
+                "asks a target test, a played deal stops once the contract is made or broken);",
+            ]
+        lines += [
             "n: the deals that row counts, at most the sampled deals: a contract that cannot beat the best stops",
             "being asked after a round, and a vraag counts only the deals where someone accepts ('6 of 64').",
             "partner (vraag): the seat that goes with you; 'the first seat that accepts' counts only the deals where",
