@@ -137,7 +137,8 @@ def test_troel_worlds_give_the_holder_the_cards_the_rules_show(seed, n_aces):
     played = sum(1 << c for leader, cards in history for i, c in enumerate(cards) if (leader + i) % 4 == 0)
     seat = int(rng.integers(1, 4))
     info = observe(seat, deal.hands, history, deal.dealer, deal.turned, (), None, (setup.declarer_cards, 0, 0, 0))
-    assert setup.declarer_cards and info.hands_known[0] == setup.declarer_cards & ~played
+    turned = 1 << deal.turned  # the holder (seat 0) is the dealer: its turned card is known too until played
+    assert setup.declarer_cards and info.hands_known[0] == (setup.declarer_cards | turned) & ~played
     assert info.consistent([deal.hands[s] & ~sum(1 << c for _, cards in history for c in cards) for s in range(4)])
     for world in sample_worlds(info, 20, rng):
         assert int(world[0]) & setup.declarer_cards & ~played == setup.declarer_cards & ~played
