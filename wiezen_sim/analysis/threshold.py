@@ -30,7 +30,7 @@ As an auction model (:class:`wiezen_sim.solvers.worlds.AuctionModel`, the defaul
 of the advisor's ``pimc`` method) the bot is deterministic: the likelihood of a bid is 1
 for a hand with which the bot makes it and 0 otherwise. Both readings go through one
 computation: a hand's *wish code* (:meth:`ThresholdBidder.codes`, every feature the
-decision reads, numpy over many hands at once, from per-suit tables of
+decision reads, a numba loop over many hands at once (`kernel.wishes`), from per-suit tables of
 :func:`~wiezen_sim.rules.bots.playing_tricks` and :func:`misere_risk`, which are sums over
 the suits), then one decision per distinct code.
 """
@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from wiezen_sim.cards import SUITS, card_suit, suit_holding
+from wiezen_sim.kernel.wishes import FLAG_BIT, HOLDINGS, NEEDS, wish_codes
 from wiezen_sim.rules.auction import AuctionState, Bid, legal_bids
 from wiezen_sim.rules.bots import playing_tricks
 from wiezen_sim.rules.contracts import ACCEPT, CARTE_BLANCHE, CONTRACTS, PASS, WAIT, contract_spec
@@ -65,13 +66,6 @@ NEUTRAL: Mapping[str, float] = {
 STYLES: Mapping[str, float] = {"conservative": -1.0, "neutral": 0.0, "aggressive": 1.0}
 MISERE_ORDER = ("open_miserie", "miserie", "pico", "kleine_miserie")
 
-# a wish code (int64): bits 0-5 twice the playing tricks in the best suit, bits 6-7 that suit,
-# then one bit per flag below (``holds_troel``: three or four aces, which legal_bids reads)
-_FLAGS = ("solo_slim", "open_miserie", "miserie", "pico", "kleine_miserie", "abondance_in_troef", "solo", "vraag",
-          "accept", "wait", "holds_troel")  # fmt: skip
-_FLAG_BIT = {name: 8 + i for i, name in enumerate(_FLAGS)}
-_HOLDINGS = 1 << 13  # one suit's holding: ranks 2..14 at bits 0..12 (a suit lane shifted down by 2)
-_ACE = 1 << 12
 _KEPT_STATES = 256  # auction states whose decisions by wish code likelihood() keeps
 _KEPT_HANDS = 4096  # hands whose wishes __call__ keeps (the advisor's bid values ask the same few hands often)
 
@@ -94,15 +88,15 @@ def misere_risk(hand: int, step: float = NEUTRAL["misere_step"]) -> int:
 @functools.lru_cache(maxsize=8)
 def _risk_table(step: float) -> np.ndarray:
     """int64[8192]: :func:`misere_risk` of every holding of one suit."""
-    return np.array([misere_risk(h << 2, step) for h in range(_HOLDINGS)], dtype=np.int64)
+    return np.array([misere_risk(h << 2, step) for h in range(HOLDINGS)], dtype=np.int64)
 
 
 @functools.lru_cache(maxsize=1)
 def _trick_tables() -> tuple[np.ndarray, np.ndarray]:
     """int64[8192] twice :func:`playing_tricks` of every holding of one suit: as a side suit,
     and the extra it counts as the trump suit."""
-    side = np.array([2 * playing_tricks(h << 2, None) for h in range(_HOLDINGS)], dtype=np.int64)
-    trump = np.array([2 * playing_tricks(h << 2, 0) for h in range(_HOLDINGS)], dtype=np.int64)
+    side = np.array([2 * playing_tricks(h << 2, None) for h in range(HOLDINGS)], dtype=np.int64)
+    trump = np.array([2 * playing_tricks(h << 2, 0) for h in range(HOLDINGS)], dtype=np.int64)
     return side, trump - side
 
 
@@ -114,7 +108,7 @@ def _holdings(held: int, cards: int) -> list[np.ndarray]:
     only cards of ``cards``."""
     out = []
     for suit in range(len(SUITS)):
-        must, may = held >> (16 * suit + 2) & (_HOLDINGS - 1), cards >> (16 * suit + 2) & (_HOLDINGS - 1)
+        must, may = held >> (16 * suit + 2) & (HOLDINGS - 1), cards >> (16 * suit + 2) & (HOLDINGS - 1)
         free = np.array([1 << b for b in range(13) if (may & ~must) >> b & 1], dtype=np.int64)
         picks = (np.arange(1 << len(free))[:, None] >> np.arange(len(free)) & 1).astype(bool)
         out.append(must | (picks * free).sum(axis=1))
@@ -175,7 +169,8 @@ class ThresholdBidder:
         return base + self.aggression if key.endswith("_step") else base - self.aggression
 
     def codes(self, hands: np.ndarray, turned_suit: int) -> np.ndarray:
-        """The wish codes of many hands (layout above ``_FLAGS``): two hands with one code get one decision.
+        """The wish codes of many hands (:mod:`wiezen_sim.kernel.wishes`): two hands with one code get one
+        decision.
 
         Args:
             hands: ``int64[n]`` card masks of 13 cards; turned_suit: 0..3.
@@ -183,34 +178,17 @@ class ThresholdBidder:
         Returns:
             ``int64[n]``.
         """
-        shifts = 16 * np.arange(len(SUITS), dtype=np.int64)[:, None] + 2
-        lanes = (np.asarray(hands, dtype=np.int64)[None, :] >> shifts) & (_HOLDINGS - 1)  # [suit, hand]
         side, extra = _trick_tables()
-        risk_table = _risk_table(self.threshold("misere_step"))
-        risks = risk_table[lanes]
-        tricks = side[lanes].sum(axis=0) + extra[lanes]  # [suit, hand]: twice the playing tricks with that trump
-        turned = np.arange(len(SUITS))[:, None] == turned_suit
-        best = np.argmax(2 * tricks + turned, axis=0)  # the first best suit, the turned one on a tie, as max()
-        best_tricks = np.take_along_axis(tricks, best[None, :], axis=0)[0]
-        trump = tricks[turned_suit]
-        risk = risks.sum(axis=0)
-        has_ace = lanes & _ACE > 0
-        # pico: one risky card, and it is an ace (taking away a suit's top card moves no other card)
-        ace_alone = has_ace & (risk - risks + risk_table[lanes & ~_ACE] == 0)
-        flags = {
-            "solo_slim": best_tricks >= 2 * self.threshold("solo_slim"),
-            "open_miserie": _risk_table(self.threshold("open_step"))[lanes].sum(axis=0) == 0,
-            "miserie": risk == 0,
-            "pico": (risk == 1) & ace_alone.any(axis=0),
-            "kleine_miserie": risk <= 1,
-            "abondance_in_troef": trump >= 2 * self.threshold("abondance"),
-            "holds_troel": has_ace.sum(axis=0) >= 3,
-            **{name: trump >= 2 * self.threshold(name) for name in ("solo", "vraag", "accept", "wait")},
-        }
-        code = best_tricks | best << 6
-        for name, bit in _FLAG_BIT.items():
-            code |= flags[name].astype(np.int64) << bit
-        return code
+        need = np.array([2 * self.threshold(name) for name in NEEDS], dtype=np.float64)
+        return wish_codes(
+            np.ascontiguousarray(hands, dtype=np.int64),
+            turned_suit,
+            side,
+            extra,
+            _risk_table(self.threshold("misere_step")),
+            _risk_table(self.threshold("open_step")),
+            need,
+        )
 
     def wishing(self, hands: np.ndarray, turned_suit: int, contract: str) -> np.ndarray:
         """Whether each hand would declare ``contract`` when it may (:meth:`wishes`; abondance: at level 9
@@ -229,15 +207,15 @@ class ThresholdBidder:
         if contract == "abondance":
             return (codes & 63) >= 2 * self.threshold("abondance")
         name = "holds_troel" if contract == "troel" else contract
-        if name not in _FLAG_BIT:
+        if name not in FLAG_BIT:
             raise ValueError(f"unknown contract {contract!r}; known: {', '.join(CONTRACTS)}")
-        return (codes >> _FLAG_BIT[name] & 1).astype(bool)
+        return (codes >> FLAG_BIT[name] & 1).astype(bool)
 
     @staticmethod
     def _wishes_of(code: int) -> dict[str, object]:
         """The :meth:`wishes` dict of a wish code."""
         wish: dict[str, object] = {"troel": True, "abondance": ((code & 63) / 2, code >> 6 & 3)}
-        wish.update({name: bool(code >> bit & 1) for name, bit in _FLAG_BIT.items() if name != "holds_troel"})
+        wish.update({name: bool(code >> bit & 1) for name, bit in FLAG_BIT.items() if name != "holds_troel"})
         return wish
 
     def wishes(self, hand: int, turned_suit: int) -> dict[str, object]:
