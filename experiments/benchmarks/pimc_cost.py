@@ -3,8 +3,8 @@ with ``--advise``, the wall time of ``advise --method pimc`` beside the double-d
 
 ``python experiments/benchmarks/pimc_cost.py [--positions N] [--budget MINUTES]``
 
-``python experiments/benchmarks/pimc_cost.py --advise [--suite K] [--samples 200] [--jobs 2] [--timeout S]
-[--deals N --baseline DIR] [--by-contract]``
+``python experiments/benchmarks/pimc_cost.py --advise [--suite K [--skip J] [--pimc-only]] [--samples 200]
+[--jobs 2] [--timeout S] [--deals N --baseline DIR] [--by-contract] [--out PATH]``
 
 Advise mode. For the README's example hand (and the first ``K`` positions of the hand suite,
 ``experiments/benchmarks/hand_suite.py``), times the command ``wiezen-sim advise HAND --seat S
@@ -18,9 +18,11 @@ DIR's, back to back in the same conditions (each after a warm-up in its own proc
 the numba cache into the workers), and prints the before/after ratio. With ``--by-contract`` it times instead, per
 position and per contract of its table, the CPU seconds of the advisor's first round (``FIRST_LOOK`` deals,
 where every contract is still played) under ``pimc`` and under ``dd``, one process each, and writes
-``results/benchmarks/pimc_first_round.json``. The load average is recorded
-with every figure: the machine is shared, so only the ratios timed in one run compare. Writes
-``results/benchmarks/pimc_cost_advise.json``.
+``results/benchmarks/pimc_first_round.json``. ``--skip J`` leaves out the example and the first ``J`` of the
+``K`` suite positions (a long run in parts); ``--pimc-only`` times the pimc command alone (no dd table). The load
+average is recorded with every figure: the machine is shared, so only the ratios timed in one run compare. Writes
+``results/benchmarks/pimc_cost_advise.json`` (or ``--out``) after every position, so a run stopped part-way keeps
+the positions it finished.
 
 Positions: the non-forced decisions at tricks 1, 4 and 8 of seeded deals played by
 the heuristic players (solo, abondance, miserie; eldest declares). On each position
@@ -228,15 +230,35 @@ def first_round_mode(args: argparse.Namespace, positions: list[dict]) -> None:
     FIRST_ROUND_OUT.write_text(json.dumps(report, indent=2) + "\n")
 
 
+def write_report(args: argparse.Namespace, load_start: tuple, rows: list[dict], before_after: dict | None) -> None:
+    """Write the advise mode's JSON (``--out``, default ``ADVISE_OUT``) with the positions timed so far."""
+    from wiezen_sim.analysis.provenance import git_commit, machine_info, package_versions
+
+    timed_s = sorted(r["pimc_s"] for r in rows if r["pimc_finished"])
+    report = {
+        "command": "python experiments/benchmarks/pimc_cost.py " + " ".join(sys.argv[1:]),
+        "git_commit": git_commit(),
+        "machine": machine_info(load_start),
+        "versions": package_versions(),
+        "pimc_s_median": float(np.median(timed_s)) if timed_s else None,
+        "pimc_s_max": max((r["pimc_s"] for r in rows), default=None),
+        "positions_killed": [r["name"] for r in rows if not r["pimc_finished"]],
+        "positions": rows,
+        "before_after": before_after,
+    }
+    out = Path(args.out) if args.out else ADVISE_OUT
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=2) + "\n")
+
+
 def advise_mode(args: argparse.Namespace) -> None:
     """The advise mode of the module docstring."""
     from experiments.benchmarks.hand_suite import suite_positions
     from wiezen_sim.analysis.advise import EXAMPLE
-    from wiezen_sim.analysis.provenance import git_commit, machine_info, package_versions
 
     load_start = os.getloadavg()
-    positions = [{"name": "example", **EXAMPLE}]
-    positions += [{"name": p.name, **p.describe()} for p in suite_positions(limit=args.suite)]
+    positions = [] if args.skip else [{"name": "example", **EXAMPLE}]
+    positions += [{"name": p.name, **p.describe()} for p in suite_positions(limit=args.suite)[args.skip :]]
     if args.by_contract:
         first_round_mode(args, positions)
         return
@@ -252,13 +274,15 @@ def advise_mode(args: argparse.Namespace) -> None:
         if out is not None:
             meta = json.loads(out)
             row.update({k: meta[k] for k in ("deals", "pimc_decisions", "worlds_dropped", "auction_contradicted")})
-        deals = row.get("deals", args.samples)
-        dd = [__file__, "--played", json.dumps(pos), "dd", str(deals), str(args.jobs)]
-        _, _, out = timed(dd, ROOT, args.timeout)
-        row["dd_s"] = None if out is None else json.loads(out)["seconds"]
+        row["dd_s"] = None
+        if not args.pimc_only:
+            dd = [__file__, "--played", json.dumps(pos), "dd", str(row.get("deals", args.samples)), str(args.jobs)]
+            _, _, out = timed(dd, ROOT, args.timeout)
+            row["dd_s"] = None if out is None else json.loads(out)["seconds"]
         row["pimc_over_dd"] = wall / row["dd_s"] if row["dd_s"] else None
         rows.append(row)
         print(json.dumps(row), flush=True)
+        write_report(args, load_start, rows, None)
     before_after = None
     if args.baseline:
         example, runs = positions[0], {}
@@ -274,16 +298,7 @@ def advise_mode(args: argparse.Namespace) -> None:
             else None
         )
         before_after = {"deals": args.deals, "runs": runs, "baseline_over_this": ratio}
-    report = {
-        "command": "python experiments/benchmarks/pimc_cost.py " + " ".join(sys.argv[1:]),
-        "git_commit": git_commit(),
-        "machine": machine_info(load_start),
-        "versions": package_versions(),
-        "positions": rows,
-        "before_after": before_after,
-    }
-    ADVISE_OUT.parent.mkdir(parents=True, exist_ok=True)
-    ADVISE_OUT.write_text(json.dumps(report, indent=2) + "\n")
+    write_report(args, load_start, rows, before_after)
     for r in rows:
         ratio = "" if r["pimc_over_dd"] is None else f", {r['pimc_over_dd']:.1f} x the dd table"
         print(f"{r['name']}: pimc {r['pimc_s']:.0f} s{'' if r['pimc_finished'] else ' (killed)'}{ratio}")
@@ -310,6 +325,11 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=900.0, help="advise mode: seconds before a run is killed")
     parser.add_argument("--baseline", help="advise mode: a checkout to time before/after against")
     parser.add_argument("--deals", type=int, default=4, help="advise mode: deals of the before/after runs")
+    parser.add_argument("--skip", type=int, default=0, help="advise mode: leave out the example and J suite positions")
+    parser.add_argument("--pimc-only", action="store_true", help="advise mode: no dd table beside each pimc run")
+    parser.add_argument(
+        "--out", help="advise mode: the JSON to write (default results/benchmarks/pimc_cost_advise.json)"
+    )
     parser.add_argument(
         "--by-contract",
         action="store_true",
