@@ -337,3 +337,15 @@ def test_the_footer_explains_mean_tricks_only_when_the_table_shows_it():
     assert "mean_tricks:" not in text
     example = advise("S:AKQJ98 H:AK2 D:K3 C:52", "eldest", "7H", samples=16, seed=1, n_jobs=1, progress=False)
     assert "mean_tricks:" in example.format_table()
+
+
+def test_a_pass_worth_more_or_less_than_0_says_why():
+    """A new user read pass at −10.4 units with nothing saying why: after the pass another seat's contract
+    stands on some deals, and the seat settles with its declarer (RULES.md 1.6). The sentence gives the pass row's
+    own value and share."""
+    low = advise("S:72 H:T52 D:8643 C:J942", "eldest", "KH", samples=16, seed=1, n_jobs=1, progress=False,
+                 contracts=["miserie"])  # fmt: skip
+    passed = low.bids[low.bids.contract == "pass"].iloc[0]
+    assert passed.other_contract > 0 and round(passed.ev_units, 2) != 0
+    line = next(s for s in low.format_table().splitlines() if s.startswith("pass is worth"))
+    assert f"{passed.ev_units:+.2f} units" in line and f"on {passed.other_contract:.0%} of the deals" in line

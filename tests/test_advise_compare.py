@@ -211,5 +211,7 @@ def test_compare_rows_are_the_biddable_ones_and_the_vraag_says_its_deals(compile
     assert "abondance_in_troef" not in set(table.contract) and comparison.meta["fixed_partner_rows"] == 3
     vraag = table[table.contract == "vraag"].iloc[0]
     assert vraag.asked == 16 and 0 < vraag.n < 16
-    row = next(line for line in comparison.format_table().splitlines() if "the first seat that accepts" in line)
+    text = comparison.format_table()
+    row = next(line for line in text.splitlines() if "the first seat that accepts" in line)
     assert f" {vraag.n} of 16 " in row
+    assert "its ev counts 0 for the others, where you pass" in text  # how the vraag's ev reads its n (a new user)

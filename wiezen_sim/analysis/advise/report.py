@@ -330,6 +330,14 @@ class Advice:
                            ("other_contract", "another's contract"), ("all_pass", "all pass")):  # fmt: skip
             shown[title] = [f"{x:.2f}" for x in bids[col]]
         order = np.argsort(-bids["ev_units"].to_numpy(), kind="stable")
+        passed = self.bids[self.bids["contract"] == "pass"]
+        why_pass = []
+        ev, other = (passed["ev_units"].iloc[0], passed["other_contract"].iloc[0]) if len(passed) else (0.0, 0.0)
+        if other > 0 and round(ev, 2) != 0:
+            why_pass = [
+                f"pass is worth {ev:+.2f} units, not 0: after your pass another seat's contract stands on {other:.0%} "
+                "of the deals, and you settle with its declarer (you defend; RULES.md 1.6)"
+            ]
         return [
             f"bid values (the recommendation comes from these): the rest of the auction by the {m['bid_model']}, "
             f"the contract that stands: {METHOD_WORDS[m['method']]}"
@@ -348,6 +356,7 @@ class Advice:
                 if hidden
                 else []
             ),
+            *why_pass,
             "",
             "if you declare it (each contract as if the other seats let it stand):",
         ]
@@ -645,4 +654,7 @@ class Comparison:
             "proportions",
             "(Newcombe's hybrid score interval: the same deals under both methods).",
         ]
+        if "partner" in rows and rows["partner"].notna().any():
+            lines.append("n of a vraag: the deals where someone accepts ('6 of 64'); its ev counts 0 for the others, "
+                         "where you pass.")  # fmt: skip
         return "\n".join(lines)
