@@ -128,8 +128,9 @@ PIMC_TT_MB = 32  # emptied for every decision; smaller tables make rare position
 # `advise --method pimc --samples 200` 238.7 -> 173.5 s and 212.1 -> 173.0 s, with about twice as many
 # worlds left out. Down from 25,000 (session 36): on the 40 costliest decisions 1.58 times less CPU, the same
 # card in 117 of 120, where two seeds under 25,000 agree in 110 (pimc_node_limit_10000.json); worlds left out
-# 196 -> 307
-PIMC_NODE_LIMIT = 10_000
+# 196 -> 307. Down from 10,000 (session 37): on the 40 costliest decisions 1.38 times less CPU, the same card
+# in 119 of 120, where two seeds under 10,000 agree in 114 (pimc_node_limit_5000.json); worlds left out 197 -> 254
+PIMC_NODE_LIMIT = 5_000
 
 
 # ----------------------------------------------------------------- what a seat can see
