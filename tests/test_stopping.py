@@ -317,6 +317,12 @@ def test_a_vraag_nobody_is_left_to_accept_is_no_runner_up(compiled_kernels):
     shown = dataclasses.replace(adv, bids=bids)
     assert shown.verdict().startswith("pass: yes") and "solo ♦: no, +5.0 units" in shown.verdict()
     assert "pays as pass" in shown.verdict() and "solo ♦: pays" not in shown.verdict()
+    # a bid that pays as pass, dropped after fewer deals: its value is pass's over those deals, and the verdict says
+    # on how many next to "pays as pass" (a new user read "+0.6 units" against pass's "+2.38" as a contradiction)
+    dropped = adv.bids.copy()
+    vraag_row = (dropped.contract == "vraag").to_numpy()
+    dropped.loc[vraag_row, ["n", "ev_units"]] = [8, 0.6]
+    assert "vraag ♦: pays as pass over its 8 deals, +0.6 units" in dataclasses.replace(adv, bids=dropped).verdict()
 
 
 KLEINE_HAND = "S:T5 H:8432 D:7532 C:642"  # a miserie candidate (issue 18), its discards made on some deals

@@ -244,7 +244,8 @@ class Advice:
         ``abondance ♠: yes, 0.97, +23 units · miserie: no, 0.05, −27 units · pass: no, +0.0 units``; from
         the bid values (where there are some) ``vraag ♥: yes, +1.7 units · pass: no, +0.0 units``; a bid that
         settles as the recommendation, or as pass, on every deal says so:
-        ``pass: yes, +0.0 units · vraag ♣: pays as pass, +0.0 units``."""
+        ``pass: yes, +0.0 units · vraag ♣: pays as pass, +0.0 units``, and on how many when the stop rule dropped it
+        (its value is over those deals): ``vraag ♣: pays as pass over its 8 deals, +0.6 units``."""
         return " · ".join(self._verdict_parts() + self._close_call())
 
     def _close_call(self) -> list[str]:
@@ -277,9 +278,12 @@ class Advice:
                     else "no"
                 )  # fmt: skip
                 ev = _verdict_units(row["ev_units"])
-                parts.append(
-                    f"{label}: {said}, {ev} units" + (f" over {int(row['n'])} deals" if row["n"] < most else "")
-                )
+                if row["n"] < most and said != "no":  # "pays as pass" with pass's value on those deals, not overall
+                    parts.append(f"{label}: {said} over its {int(row['n'])} deals, {ev} units")
+                else:
+                    parts.append(
+                        f"{label}: {said}, {ev} units" + (f" over {int(row['n'])} deals" if row["n"] < most else "")
+                    )
             return parts
         for row in sorted(self._ranked(), key=lambda row: self.label(row) != best)[: VERDICT_OPTIONS + 1]:
             said = "yes" if self.label(row) == best else "no"
