@@ -278,12 +278,13 @@ class Advice:
                     else "no"
                 )  # fmt: skip
                 ev = _verdict_units(row["ev_units"])
-                if row["n"] < most and said != "no":  # "pays as pass" with pass's value on those deals, not overall
-                    parts.append(f"{label}: {said} over its {int(row['n'])} deals, {ev} units")
-                else:
-                    parts.append(
-                        f"{label}: {said}, {ev} units" + (f" over {int(row['n'])} deals" if row["n"] < most else "")
-                    )
+                n = int(row["n"])
+                if n >= most:
+                    parts.append(f"{label}: {said}, {ev} units")
+                elif said == "no":
+                    parts.append(f"{label}: no, {ev} units over {n} deals")
+                else:  # "pays as pass" with pass's value on those deals, not overall
+                    parts.append(f"{label}: {said} over its {n} deals, {ev} units")
             return parts
         for row in sorted(self._ranked(), key=lambda row: self.label(row) != best)[: VERDICT_OPTIONS + 1]:
             said = "yes" if self.label(row) == best else "no"
@@ -335,13 +336,12 @@ class Advice:
             shown[title] = [f"{x:.2f}" for x in bids[col]]
         order = np.argsort(-bids["ev_units"].to_numpy(), kind="stable")
         passed = self.bids[self.bids["contract"] == "pass"]
-        why_pass = []
-        ev, other = (passed["ev_units"].iloc[0], passed["other_contract"].iloc[0]) if len(passed) else (0.0, 0.0)
-        if other > 0 and round(ev, 2) != 0:
-            why_pass = [
-                f"pass is worth {ev:+.2f} units, not 0: after your pass another seat's contract stands on {other:.0%} "
-                "of the deals, and you settle with its declarer (you defend; RULES.md 1.6)"
-            ]
+        why_pass = [
+            f"pass is worth {ev:+.2f} units, not 0: after your pass another seat's contract stands on {other:.0%} "
+            "of the deals, and you settle with its declarer (you defend; RULES.md 1.6)"
+            for ev, other in zip(passed["ev_units"], passed["other_contract"], strict=True)
+            if other > 0 and round(ev, 2) != 0
+        ]
         return [
             f"bid values (the recommendation comes from these): the rest of the auction by the {m['bid_model']}, "
             f"the contract that stands: {METHOD_WORDS[m['method']]}"
