@@ -316,15 +316,24 @@ def test_the_contract_table_leaves_out_columns_blank_in_every_row(compiled_kerne
 def test_the_verdict_lists_bids_dropped_early_after_the_others_with_their_deals(capsys):
     """A bid the stop rule dropped after 8 deals may show a higher mean over them than the runner-up (kleine miserie
     +9.2 against pass −1.9 here): the verdict lists it after the bids valued on every deal, with its deals, as the
-    runner-up line ranks it (a new user read kleine miserie as the second best)."""
-    out = run(capsys, "S:A", "H:6432", "D:7542", "C:8532", "--seat", "eldest", "--turned", "KC", *RUN[2:],
-              "--samples", "64")  # fmt: skip
+    runner-up line ranks it (a new user read kleine miserie as the second best), and with the recommendation's value
+    on those deals, the comparison that dropped it (a new user read "pass: no, +1.2 · vraag ♠: no, +1.8 over 32
+    deals" as a contradiction). That value is the recommendation's bid value in a run of just those deals."""
+    hand = ("S:A", "H:6432", "D:7542", "C:8532")
+    out = run(capsys, *hand, "--seat", "eldest", "--turned", "KC", *RUN[2:], "--samples", "64")
     verdict = next(line for line in out.splitlines() if line.startswith("verdict: "))
     parts = verdict.removeprefix("verdict: ").split(" · ")
     runner = re.search(r"runner-up: (\S+)", out).group(1)
     assert parts[0].startswith("pico: yes") and parts[1].startswith(f"{runner}: no")
-    dropped = [i for i, part in enumerate(parts) if re.search(r" units over \d+ deals$", part)]
+    dropped = {
+        i: re.search(r" units over its (\d+) deals \(pico: (\S+) on them\)$", part) for i, part in enumerate(parts)
+    }
+    dropped = {i: m for i, m in dropped.items() if m}
     assert dropped and min(dropped) > 1 and any(parts[i].startswith("kleine_miserie") for i in dropped)
+    for m in dropped.values():
+        short = advise(" ".join(hand), "eldest", "KC", samples=int(m.group(1)), seed=1, n_jobs=1, progress=False)
+        assert short.recommendation["contract"] == "pico" and short.meta["deals"] == int(m.group(1))
+        assert m.group(2) == f"{short.recommendation['ev_units']:+.1f}".replace("-", "−")
 
 
 def test_the_footer_explains_mean_tricks_only_when_the_table_shows_it():

@@ -226,7 +226,10 @@ def advise(
 
     def result(rows: OptionRows, partial: bool) -> Advice:
         bids = bids_of(rows)
-        best, runner, p_order, _ = recommend(rows, obliged, bids)
+        best, runner, p_order, ranked = recommend(rows, obliged, bids)
+        if bids is not None:  # the recommendation over each bid's deals: what a bid dropped early is compared with
+            for row, ev in zip(bids.rows, bids.evs, strict=True):
+                row["recommendation_ev_units"] = float(np.mean(ranked[0][1][: len(ev)]))
         res = _merge([answers for _, _, answers in rounds])
         pimc_meta: dict[str, object] = {}
         if method.startswith("pimc"):

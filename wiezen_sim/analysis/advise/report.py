@@ -176,8 +176,9 @@ class Advice:
         success: per row, ``bool[n]`` success per deal counted.
         bids: the bid values (None when no deal was counted): one row per
             bid the seat can make now, valued in the context of the auction (columns of
-            :class:`~wiezen_sim.analysis.advise.options.BidRows`); the recommendation then comes from
-            them (``meta["recommended_from"]``).
+            :class:`~wiezen_sim.analysis.advise.options.BidRows`, and ``recommendation_ev_units``: the
+            recommendation's expected settlement over the bid's ``n`` deals, a prefix of all, in units); the
+            recommendation then comes from them (``meta["recommended_from"]``).
     """
 
     table: pd.DataFrame
@@ -245,7 +246,9 @@ class Advice:
         the bid values (where there are some) ``vraag ♥: yes, +1.7 units · pass: no, +0.0 units``; a bid that
         settles as the recommendation, or as pass, on every deal says so:
         ``pass: yes, +0.0 units · vraag ♣: pays as pass, +0.0 units``, and on how many when the stop rule dropped it
-        (its value is over those deals): ``vraag ♣: pays as pass over its 8 deals, +0.6 units``."""
+        (its value is over those deals): ``vraag ♣: pays as pass over its 8 deals, +0.6 units``; a bid it dropped
+        that pays otherwise gives the recommendation's value on its deals: ``solo ♥: no, −1.9 units over its 16
+        deals (vraag ♥: +2.3 on them)``."""
         return " · ".join(self._verdict_parts() + self._close_call())
 
     def _close_call(self) -> list[str]:
@@ -257,8 +260,8 @@ class Advice:
     def _verdict_parts(self) -> list[str]:
         """The verdict's options, the recommendation first (an option dropped by the stop rule may show a higher mean
         over its fewer deals), then by expected value: from the bid values where there are some (those the stop rule
-        dropped after the others, with their deals: ``kleine_miserie: no, +9.2 units over 8 deals``), else from
-        the table."""
+        dropped after the others, with their deals and the recommendation's value on those deals:
+        ``kleine_miserie: no, +9.2 units over its 8 deals (pico: +12.5 on them)``), else from the table."""
         best = self.label(self.recommendation)
         parts = []
         if self.bids is not None:
@@ -281,8 +284,9 @@ class Advice:
                 n = int(row["n"])
                 if n >= most:
                     parts.append(f"{label}: {said}, {ev} units")
-                elif said == "no":
-                    parts.append(f"{label}: no, {ev} units over {n} deals")
+                elif said == "no":  # against the recommendation on the same deals: its mean over all is not comparable
+                    on_them = _verdict_units(row["recommendation_ev_units"])
+                    parts.append(f"{label}: no, {ev} units over its {n} deals ({best}: {on_them} on them)")
                 else:  # "pays as pass" with pass's value on those deals, not overall
                     parts.append(f"{label}: {said} over its {n} deals, {ev} units")
             return parts
