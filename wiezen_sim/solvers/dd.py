@@ -456,11 +456,10 @@ class DDSolver:
         self._prepare(pos.trump, pos.hands)
         guess = pos.tricks_left // 2
         if goal is Objective.MAX and pos.n_trick == 0 and pos.tricks_left > 2:
-            # first zero-window target: one more than the side's tricks in a greedy playout
-            # (the failing test is mostly cheap and leaves upper bounds in the table; on three
-            # sets of 200 list1000 deals 2-5 % less time in total than the count itself)
+            # first zero-window target: the side's tricks in a greedy playout, then a step or two from it
+            # (kernel.dd.entry.COUNT_STEPS, measured there)
             tricks = _playout(pos.hands, 4, pos.leader, pos.trump, 0, side_mask, POLICY_HEURISTIC, rng_new(0))
-            guess = int(sum(tricks[s] for s in range(4) if side_mask >> s & 1)) + 1
+            guess = int(sum(tricks[s] for s in range(4) if side_mask >> s & 1))
         v = self._run(_k.dd_solve, pos.hands, pos.trump, side_mask, _KERNEL_OBJECTIVE[goal], k, pos.leader, pos.trick,
                       pos.n_trick, guess)  # fmt: skip
         return bool(v) if goal is Objective.EXACT else int(v)
