@@ -50,9 +50,9 @@ EXACT_PRECHECK_BUDGET = 8192
 # mostly right or a trick or two too many (100 lone declarers' counts in advise: right on 50, one over on 42, two
 # on 6), and the tests a trick off the value are the costly ones: stepping skips the far ones halving makes.
 # Emulated test by test, against the first test one over the playout and halving: 200 list1000 deals
-# (20 counts each) 197.5 M -> 188.7 M trick nodes (-4.5 %); 40 deals of each of four solo candidates'
-# lone-declarer counts -4 % to -13 %; thomas1 at no trump, the playout three over, 97.6 M -> 105.6 M (+8 %).
-# Stepping without limit gained another 0.5 % on list1000 and did not finish thomas1 in 10 minutes.
+# (20 counts each) 197.5 M -> 188.7 M trick nodes (-4.5 %); the lone declarer's counts of four solo candidates,
+# 40 deals each, 0 to -10 %; thomas1 at no trump, the playout three over, 97.6 M -> 105.6 M (+8 %). Stepping
+# without limit gained another 0.5 % on list1000 and did not finish thomas1 in 10 minutes (results/benchmarks).
 COUNT_STEPS = 2
 
 
