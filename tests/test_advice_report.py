@@ -184,6 +184,28 @@ def test_the_verdict_names_only_bids_the_bid_table_shows():
     assert advice.verdict() == "pass: yes, +0.3 units · solo ♥: no, −1.0 units"
 
 
+def test_the_verdict_says_how_many_bids_it_leaves_out():
+    """The verdict names the recommendation and at most three more bids; a player missed the fifth bid of the bid
+    table (vraag ♦ beside open miserie, pass, miserie and kleine miserie) and read it as forgotten."""
+    table = pd.DataFrame([{"contract": "solo", "trump": "H", "partner": None, "p_success": 0.5, "ev_units": 1.0,
+                           "n": 8}])  # fmt: skip
+    rows = [
+        _bid("solo", "H", 6.0, 8, p=0.5),
+        _bid("pass", None, 0.3, 8),
+        _bid("miserie", None, -1.0, 8, p=0.2),
+        _bid("pico", None, -2.0, 8, p=0.1),
+        _bid("vraag", "H", -3.0, 8, p=0.4),
+        _bid("abondance", "S", -4.0, 8, p=0.1),
+    ]
+    best = {"contract": "solo", "trump": "H", "ev_units": 6.0}
+    runner = {"contract": "pass", "trump": None, "ev_units": 0.3}
+    for shown, tail in ((4, []), (5, ["1 more in the bid table"]), (6, ["2 more in the bid table"])):
+        advice = Advice(table, pd.DataFrame(), best, runner, 1.0, {}, bids=pd.DataFrame(rows[:shown]))
+        parts = advice.verdict().split(" · ")
+        assert parts[:4] == ["solo ♥: yes, +6.0 units", "pass: no, +0.3 units", "miserie: no, −1.0 units",
+                             "pico: no, −2.0 units"] and parts[4:] == tail  # fmt: skip
+
+
 def test_a_never_made_bid_of_the_recommended_contract_in_another_suit_is_hidden():
     """Abondance ♥ recommended, abondance ♠ never made: only the recommended bid is kept against the rule that
     hides never-made bids, not every bid of its contract."""

@@ -146,6 +146,13 @@ def _verdict_units(ev: float) -> str:
     return f"{(ev if round(ev, 1) else 0.0):+.1f}".replace("-", "−")
 
 
+def _more(options: int, where: str) -> list[str]:
+    """``["2 more in the bid table"]`` when the verdict names fewer than ``options`` (it names at most
+    :data:`VERDICT_OPTIONS` + 1), else empty: a player read a bid left out as forgotten."""
+    hidden = options - VERDICT_OPTIONS - 1
+    return [f"{hidden} more in the {where}"] if hidden > 0 else []
+
+
 def _better_than(runner_up: str, p_order: float) -> str:
     """``better than vraag ♥ with probability 0.62 only`` (rounded down: 0.898 must not print as 0.90 "only")."""
     return f"better than {runner_up} with probability {math.floor(p_order * 100) / 100:.2f} only"
@@ -261,7 +268,8 @@ class Advice:
         """The verdict's options, the recommendation first (an option dropped by the stop rule may show a higher mean
         over its fewer deals), then by expected value: from the bid values where there are some (those the stop rule
         dropped after the others, with their deals and the recommendation's value on those deals:
-        ``kleine_miserie: no, +9.2 units over its 8 deals (pico: +12.5 on them)``), else from the table."""
+        ``kleine_miserie: no, +9.2 units over its 8 deals (pico: +12.5 on them)``), else from the table; at most
+        :data:`VERDICT_OPTIONS` + 1 of them, and how many more there are."""
         best = self.label(self.recommendation)
         parts = []
         if self.bids is not None:
@@ -288,9 +296,10 @@ class Advice:
                     on_them = _verdict_units(row["recommendation_ev_units"])
                     parts.append(f"{label}: no, {ev} units over its {n} deals ({best}: {on_them} on them)")
                 else:  # "pays as pass" with pass's value on those deals, not overall
-                    parts.append(f"{label}: {said} over its {n} deals, {ev} units")
-            return parts
-        for row in sorted(self._ranked(), key=lambda row: self.label(row) != best)[: VERDICT_OPTIONS + 1]:
+                    parts.append(f"{label}: {said} over its {n} deals, {ev} units on them")
+            return parts + _more(len(ranked), "bid table")
+        options = self._ranked()
+        for row in sorted(options, key=lambda row: self.label(row) != best)[: VERDICT_OPTIONS + 1]:
             said = "yes" if self.label(row) == best else "no"
             ev = _verdict_units(row["ev_units"])
             if row["contract"] == "pass":
@@ -298,7 +307,7 @@ class Advice:
             else:
                 p = "no deal counted" if math.isnan(row["p_success"]) else f"{row['p_success']:.2f}"  # vraag: n = 0
                 parts.append(f"{self.label(row)}: {said}, {p}, {ev} units")
-        return parts
+        return parts + _more(len(options), "contract table (--all shows every row)")
 
     def _alike_bids(self) -> list[str]:
         """The bids still in contention (valued on the most deals; a bid valued on fewer was dropped by the stop
