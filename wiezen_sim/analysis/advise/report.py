@@ -253,9 +253,9 @@ class Advice:
         the bid values (where there are some) ``vraag ♥: yes, +1.7 units · pass: no, +0.0 units``; a bid that
         settles as the recommendation, or as pass, on every deal says so:
         ``pass: yes, +0.0 units · vraag ♣: pays as pass, +0.0 units``, and on how many when the stop rule dropped it
-        (its value is over those deals): ``vraag ♣: pays as pass over its 8 deals, +0.6 units``; a bid it dropped
-        that pays otherwise gives the recommendation's value on its deals: ``solo ♥: no, −1.9 units over its 16
-        deals (vraag ♥: +2.3 on them)``."""
+        (its value is over those deals): ``vraag ♣: pays as pass over its 8 deals, +0.6 units on them``; a bid it
+        dropped that pays otherwise gives the recommendation's value on its deals: ``solo ♥: no, −1.9 units over its
+        16 deals (vraag ♥: +2.3 on them)``."""
         return " · ".join(self._verdict_parts() + self._close_call())
 
     def _close_call(self) -> list[str]:
