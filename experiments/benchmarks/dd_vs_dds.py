@@ -4,11 +4,14 @@
 
 For N deals of DDS's list1000.txt (the first N, or a random sample with --seed), one
 strain and one leader per deal (strain i % 5, declarer i % 4, leader on declarer's
-left), both solvers answer (a) the exact trick count and (b) the target question
-"can the declarer's side take at least 9 tricks?" (DDS: SolveBoard with target and one
-solution for the leader's side). Both results are checked against each other and the
-TABLE line. The numba compile is done and timed before the timed loop; compile times
-with an empty and with a warm numba cache are measured in subprocesses. The 20-result
+left), both solvers answer (a) the exact trick count (DDS: SolveBoard with target -1 and
+one solution) and (b) the target question "can the declarer's side take at least 9
+tricks?" (DDS: SolveBoard with target and one solution for the leader's side). Both
+results are checked against each other and the TABLE line. DDS reports the nodes it
+searched (one per card tried, at every seat, as our ``nodes``), so the exact question's
+time ratio is also given as a node ratio and a time per node. The numba compile is done
+and timed before the timed loop; compile times with an empty and with a warm numba cache
+are measured in subprocesses. The 20-result
 table of thomas1.txt is timed for both solvers in subprocesses with a time limit.
 
 Writes results/benchmarks/dd_vs_dds.json and prints, as its last line,
@@ -133,7 +136,6 @@ def main(argv: list[str] | None = None) -> int:
     import endplay._dds as _dds
     import numba
     import numpy as np
-    from endplay.dds import analyse_start
     from endplay.types import Deal, Denom, Player
 
     from wiezen_sim.cards import parse_deal
@@ -167,6 +169,16 @@ def main(argv: list[str] | None = None) -> int:
     report["first_call_in_process_s"] = time.perf_counter() - t0
 
     denoms = [Denom.spades, Denom.hearts, Denom.diamonds, Denom.clubs, Denom.nt]
+
+    def dds_exact(deal: Deal) -> tuple[int, int, float]:
+        """DDS's exact count for the declarer's side (SolveBoard, target -1, one solution, for the
+        leader's side): (tricks, DDS's node count, seconds). DDS counts a node at every card of
+        its search (ABsearch0..3), as our ``nodes`` does; a new deal empties its table."""
+        fut = _dds.futureTricks()
+        t = time.perf_counter()
+        _dds.SolveBoard(deal._data, -1, 1, 1, fut, 0)
+        return 13 - fut.score[0], int(fut.nodes), time.perf_counter() - t
+
     rows = []
     for n, i in enumerate(idx):
         pbn, table = deals[i]
@@ -186,14 +198,13 @@ def main(argv: list[str] | None = None) -> int:
         t_ours = time.perf_counter() - t
         nodes_exact, trick_exact = solver.nodes - nodes0, solver.trick_nodes - trick0
 
-        t = time.perf_counter()
-        theirs = analyse_start(deal)
-        t_dds = time.perf_counter() - t
+        theirs, dds_nodes, t_dds = dds_exact(deal)
 
         want = table[4 * strain + declarer]
         rows.append({"index": i, "strain": "SHDCN"[strain], "declarer": declarer, "leader": leader,
                      "tricks": ours, "dds_tricks": theirs, "table": want,
-                     "ours_s": t_ours, "dds_s": t_dds, "nodes": nodes_exact, "trick_nodes": trick_exact})  # fmt: skip
+                     "ours_s": t_ours, "dds_s": t_dds, "nodes": nodes_exact, "trick_nodes": trick_exact,
+                     "dds_nodes": dds_nodes})  # fmt: skip
         if ours != theirs or ours != want:
             print(f"MISMATCH deal {i}: ours {ours}, DDS {theirs}, table {want}", flush=True)
         if (n + 1) % 20 == 0:
@@ -243,6 +254,11 @@ def main(argv: list[str] | None = None) -> int:
         "total_dds_s": sum(r["dds_s"] for r in rows),
         "median_nodes": statistics.median(r["nodes"] for r in rows),
         "median_trick_nodes": statistics.median(r["trick_nodes"] for r in rows),
+        "median_dds_nodes": statistics.median(r["dds_nodes"] for r in rows),
+        # the time ratio split in two: how many more nodes we search, and how much longer each takes
+        "node_ratio": sum(r["nodes"] for r in rows) / sum(r["dds_nodes"] for r in rows),
+        "ns_per_node_ours": 1e9 * sum(r["ours_s"] for r in rows) / sum(r["nodes"] for r in rows),
+        "ns_per_node_dds": 1e9 * sum(r["dds_s"] for r in rows) / sum(r["dds_nodes"] for r in rows),
         "ratio_median_of_per_deal": ratio,
     }
     report["target9"] = {
@@ -273,9 +289,7 @@ def main(argv: list[str] | None = None) -> int:
             t = time.perf_counter()
             ours = solver.solve(parse_deal(pbn), STRAINS[strain], leader, side)
             t_ours = time.perf_counter() - t
-            t = time.perf_counter()
-            theirs = analyse_start(deal)
-            t_dds = time.perf_counter() - t
+            theirs, _, t_dds = dds_exact(deal)
             big.append({"strain": "SHDCN"[strain], "declarer": declarer, "tricks": ours, "dds_tricks": theirs,
                         "table": table[4 * strain + declarer], "ours_s": t_ours, "dds_s": t_dds})  # fmt: skip
             print(f"largest {n}: ours {t_ours:.2f} s, DDS {t_dds:.3f} s, {ours}/{theirs}", flush=True)
@@ -293,12 +307,14 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"exact: median ours {e['median_ours_s'] * 1e3:.1f} ms, DDS {e['median_dds_s'] * 1e3:.1f} ms; "
         f"totals ours {e['total_ours_s']:.1f} s, DDS {e['total_dds_s']:.1f} s; median nodes {e['median_nodes']:.0f} "
-        f"(at a trick's start {e['median_trick_nodes']:.0f})"
+        f"(at a trick's start {e['median_trick_nodes']:.0f}), DDS {e['median_dds_nodes']:.0f}; all deals: "
+        f"{e['node_ratio']:.2f} times DDS's nodes, {e['ns_per_node_ours']:.0f} ns a node "
+        f"(DDS {e['ns_per_node_dds']:.0f})"
     )
     print(
         f"target >= 9: median ours {g['median_ours_s'] * 1e3:.1f} ms, DDS {g['median_dds_s'] * 1e3:.1f} ms, "
-        f"ratio {g['ratio_median_of_per_deal']:.2f}; median trick nodes ours {g['median_trick_nodes']:.0f}, "
-        f"DDS {g['median_dds_nodes']:.0f}"
+        f"ratio {g['ratio_median_of_per_deal']:.2f}; median nodes ours {g['median_nodes']:.0f} (at a trick's start "
+        f"{g['median_trick_nodes']:.0f}), DDS {g['median_dds_nodes']:.0f}"
     )
     print(
         f"first call in process (cache loaded): {report['first_call_in_process_s']:.2f} s; "
