@@ -11,8 +11,8 @@ results are checked against each other and the TABLE line. DDS reports the nodes
 searched (one per card tried, at every seat, as our ``nodes``), so the exact question's
 time ratio is also given as a node ratio and a time per node. The numba compile is done
 and timed before the timed loop; compile times with an empty and with a warm numba cache
-are measured in subprocesses. The 20-result
-table of thomas1.txt is timed for both solvers in subprocesses with a time limit.
+are measured in subprocesses. The 20-result table of thomas1.txt is timed for both
+solvers in subprocesses with a time limit.
 
 Writes results/benchmarks/dd_vs_dds.json and prints, as its last line,
 ``ratio_vs_dds: X.XX`` = median over deals of (our exact time / DDS exact time).
