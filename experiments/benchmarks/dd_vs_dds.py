@@ -7,9 +7,10 @@ strain and one leader per deal (strain i % 5, declarer i % 4, leader on declarer
 left), both solvers answer (a) the exact trick count (DDS: SolveBoard with target -1 and
 one solution) and (b) the target question "can the declarer's side take at least 9
 tricks?" (DDS: SolveBoard with target and one solution for the leader's side). Both
-results are checked against each other and the TABLE line. DDS reports the nodes it
-searched (one per card tried, at every seat, as our ``nodes``), so the exact question's
-time ratio is also given as a node ratio and a time per node. The numba compile is done
+results are checked against each other and the TABLE line. DDS reports the trick starts
+its search reached below the root (``futureTricks.nodes`` is its ``trickNodes``), so the
+exact question's time ratio is also given as a ratio of trick nodes and a time per trick
+node. The numba compile is done
 and timed before the timed loop; compile times with an empty and with a warm numba cache
 are measured in subprocesses. The 20-result table of thomas1.txt is timed for both
 solvers in subprocesses with a time limit.
@@ -172,8 +173,8 @@ def main(argv: list[str] | None = None) -> int:
 
     def dds_exact(deal: Deal) -> tuple[int, int, float]:
         """DDS's exact count for the declarer's side (SolveBoard, target -1, one solution, for the
-        leader's side): (tricks, DDS's node count, seconds). DDS counts a node at every card of
-        its search (ABsearch0..3), as our ``nodes`` does; a new deal empties its table."""
+        leader's side): (tricks, DDS's trick nodes, seconds). DDS counts the trick starts its search
+        reaches below the root (our trick nodes also count the root); a new deal empties its table."""
         fut = _dds.futureTricks()
         t = time.perf_counter()
         _dds.SolveBoard(deal._data, -1, 1, 1, fut, 0)
@@ -198,13 +199,13 @@ def main(argv: list[str] | None = None) -> int:
         t_ours = time.perf_counter() - t
         nodes_exact, trick_exact = solver.nodes - nodes0, solver.trick_nodes - trick0
 
-        theirs, dds_nodes, t_dds = dds_exact(deal)
+        theirs, dds_trick_nodes, t_dds = dds_exact(deal)
 
         want = table[4 * strain + declarer]
         rows.append({"index": i, "strain": "SHDCN"[strain], "declarer": declarer, "leader": leader,
                      "tricks": ours, "dds_tricks": theirs, "table": want,
                      "ours_s": t_ours, "dds_s": t_dds, "nodes": nodes_exact, "trick_nodes": trick_exact,
-                     "dds_nodes": dds_nodes})  # fmt: skip
+                     "dds_trick_nodes": dds_trick_nodes})  # fmt: skip
         if ours != theirs or ours != want:
             print(f"MISMATCH deal {i}: ours {ours}, DDS {theirs}, table {want}", flush=True)
         if (n + 1) % 20 == 0:
@@ -254,11 +255,11 @@ def main(argv: list[str] | None = None) -> int:
         "total_dds_s": sum(r["dds_s"] for r in rows),
         "median_nodes": statistics.median(r["nodes"] for r in rows),
         "median_trick_nodes": statistics.median(r["trick_nodes"] for r in rows),
-        "median_dds_nodes": statistics.median(r["dds_nodes"] for r in rows),
-        # the time ratio split in two: how many more nodes we search, and how much longer each takes
-        "node_ratio": sum(r["nodes"] for r in rows) / sum(r["dds_nodes"] for r in rows),
-        "ns_per_node_ours": 1e9 * sum(r["ours_s"] for r in rows) / sum(r["nodes"] for r in rows),
-        "ns_per_node_dds": 1e9 * sum(r["dds_s"] for r in rows) / sum(r["dds_nodes"] for r in rows),
+        "median_dds_trick_nodes": statistics.median(r["dds_trick_nodes"] for r in rows),
+        # the time ratio split in two: how many more trick nodes we search, and how much longer each takes
+        "trick_node_ratio": sum(r["trick_nodes"] for r in rows) / sum(r["dds_trick_nodes"] for r in rows),
+        "ns_per_trick_node_ours": 1e9 * sum(r["ours_s"] for r in rows) / sum(r["trick_nodes"] for r in rows),
+        "ns_per_trick_node_dds": 1e9 * sum(r["dds_s"] for r in rows) / sum(r["dds_trick_nodes"] for r in rows),
         "ratio_median_of_per_deal": ratio,
     }
     report["target9"] = {
@@ -307,14 +308,14 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"exact: median ours {e['median_ours_s'] * 1e3:.1f} ms, DDS {e['median_dds_s'] * 1e3:.1f} ms; "
         f"totals ours {e['total_ours_s']:.1f} s, DDS {e['total_dds_s']:.1f} s; median nodes {e['median_nodes']:.0f} "
-        f"(at a trick's start {e['median_trick_nodes']:.0f}), DDS {e['median_dds_nodes']:.0f}; all deals: "
-        f"{e['node_ratio']:.2f} times DDS's nodes, {e['ns_per_node_ours']:.0f} ns a node "
-        f"(DDS {e['ns_per_node_dds']:.0f})"
+        f"(at a trick's start {e['median_trick_nodes']:.0f}, DDS {e['median_dds_trick_nodes']:.0f}); all deals: "
+        f"{e['trick_node_ratio']:.2f} times DDS's trick nodes, {e['ns_per_trick_node_ours']:.0f} ns a trick node "
+        f"(DDS {e['ns_per_trick_node_dds']:.0f})"
     )
     print(
         f"target >= 9: median ours {g['median_ours_s'] * 1e3:.1f} ms, DDS {g['median_dds_s'] * 1e3:.1f} ms, "
-        f"ratio {g['ratio_median_of_per_deal']:.2f}; median nodes ours {g['median_nodes']:.0f} (at a trick's start "
-        f"{g['median_trick_nodes']:.0f}), DDS {g['median_dds_nodes']:.0f}"
+        f"ratio {g['ratio_median_of_per_deal']:.2f}; median trick nodes ours {g['median_trick_nodes']:.0f}, "
+        f"DDS {g['median_dds_nodes']:.0f}"
     )
     print(
         f"first call in process (cache loaded): {report['first_call_in_process_s']:.2f} s; "
