@@ -25,7 +25,7 @@ the static bounds of :mod:`.bounds` (quick tricks, the trump bounds, a lone decl
 sure trick, trump lead and top trump behind the higher ones, a side that can never win a trick again, a misère
 declarer's exit, the last trick);
 move ordering by card-play heuristics after the ideas of DDS's (:mod:`.moves`) with
-the table's best lead first; a lone declarer's defenders probe their early leads, each
+the table's best lead first (not for a partnership's leads); a lone declarer's defenders probe their early leads, each
 within a small budget of trick nodes, before searching any in full (``PROBE_TL``), and a
 misère or pico declarer's defenders every card from the middle of the deal on, within growing
 budgets (``MISERE_PROBE_TL``); a pico declarer's cards that take the lead of a trick are
