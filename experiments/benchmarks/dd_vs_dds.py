@@ -10,10 +10,9 @@ tricks?" (DDS: SolveBoard with target and one solution for the leader's side). B
 results are checked against each other and the TABLE line. DDS reports the trick starts
 its search reached below the root (``futureTricks.nodes`` is its ``trickNodes``), so the
 exact question's time ratio is also given as a ratio of trick nodes and a time per trick
-node. The numba compile is done
-and timed before the timed loop; compile times with an empty and with a warm numba cache
-are measured in subprocesses. The 20-result table of thomas1.txt is timed for both
-solvers in subprocesses with a time limit.
+node. The numba compile is done and timed before the timed loop; compile times with an
+empty and with a warm numba cache are measured in subprocesses. The 20-result table of
+thomas1.txt is timed for both solvers in subprocesses with a time limit.
 
 Writes results/benchmarks/dd_vs_dds.json and prints, as its last line,
 ``ratio_vs_dds: X.XX`` = median over deals of (our exact time / DDS exact time).

@@ -9,11 +9,11 @@ hand's cheapest card that forces out the fourth hand's top card; discards from l
 suits; in the misère family leads that force the declarer to win and its safe exits
 (:func:`_misere_lead_bonus`), and, following, the declarer's cards that a seat after it
 must beat (:func:`_overtaken`) ranked with its cards below the winning one, the highest
-first; the table's best lead first, except for a partnership's leads. The weights are below, each with where it comes
-from: "DDS" names the DDS weight function it follows (the same number unless said),
-"ours" a weight of this project with the measurement that kept it (trick nodes of
-200 list1000 deals, exact questions) where one was made. Changing any of them changes
-node counts, never a result.
+first; the table's best lead first, except for a partnership's leads. The weights are
+below, each with where it comes from: "DDS" names the DDS weight function it follows (the
+same number unless said), "ours" a weight of this project with the measurement that kept
+it (trick nodes of 200 list1000 deals, exact questions) where one was made. Changing any
+of them changes node counts, never a result.
 """
 
 from __future__ import annotations
