@@ -170,14 +170,19 @@ def main(argv: list[str] | None = None) -> int:
 
     denoms = [Denom.spades, Denom.hearts, Denom.diamonds, Denom.clubs, Denom.nt]
 
-    def dds_exact(deal: Deal) -> tuple[int, int, float]:
-        """DDS's exact count for the declarer's side (SolveBoard, target -1, one solution, for the
-        leader's side): (tricks, DDS's trick nodes, seconds). DDS counts the trick starts its search
-        reaches below the root (our trick nodes also count the root); a new deal empties its table."""
+    def dds_solve(deal: Deal, target: int) -> tuple[int, int, float]:
+        """DDS's SolveBoard for the leader's side, one solution (target -1: the exact count):
+        (score, DDS's trick nodes, seconds). DDS counts the trick starts its search reaches below
+        the root (our trick nodes also count the root); a new deal empties its table."""
         fut = _dds.futureTricks()
         t = time.perf_counter()
-        _dds.SolveBoard(deal._data, -1, 1, 1, fut, 0)
-        return 13 - fut.score[0], int(fut.nodes), time.perf_counter() - t
+        _dds.SolveBoard(deal._data, target, 1, 1, fut, 0)
+        return fut.score[0], int(fut.nodes), time.perf_counter() - t
+
+    def dds_exact(deal: Deal) -> tuple[int, int, float]:
+        """DDS's exact count for the declarer's side: (tricks, DDS's trick nodes, seconds)."""
+        score, trick_nodes, seconds = dds_solve(deal, -1)
+        return 13 - score, trick_nodes, seconds
 
     rows = []
     for n, i in enumerate(idx):
@@ -229,16 +234,13 @@ def main(argv: list[str] | None = None) -> int:
         t_ours9 = time.perf_counter() - t
         nodes_target, trick_target = solver.nodes - nodes0, solver.trick_nodes - trick0
 
-        fut = _dds.futureTricks()
-        t = time.perf_counter()
-        _dds.SolveBoard(deal._data, 13 - 9 + 1, 1, 1, fut, 0)  # can the leader's side take >= 5?
-        t_dds9 = time.perf_counter() - t
-        dds9 = not fut.score[0] >= 13 - 9 + 1
+        score, dds_nodes9, t_dds9 = dds_solve(deal, 13 - 9 + 1)  # can the leader's side take >= 5?
+        dds9 = not score >= 13 - 9 + 1
 
         want = table[4 * strain + declarer]
         rows[n].update({"target9": ours9, "dds_target9": dds9, "ours_target_s": t_ours9, "dds_target_s": t_dds9,
                         "nodes_target": nodes_target, "trick_nodes_target": trick_target,
-                        "dds_nodes_target": int(fut.nodes)})  # fmt: skip
+                        "dds_nodes_target": dds_nodes9})  # fmt: skip
         if ours9 != dds9 or ours9 != (want >= 9):
             print(f"MISMATCH (target 9) deal {i}: ours {ours9}, DDS {dds9}, table {want}", flush=True)
         if (n + 1) % 20 == 0:

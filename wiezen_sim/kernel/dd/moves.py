@@ -450,6 +450,8 @@ def _gen_moves(
                 force = 16 * lead_suit + lowest_index(above)
     facts = (0, 0, 0, False, False, 0, 0)
     fact_suit = -1
+    # the table's best lead first, but not for a partnership's leads (TT_LEAD)
+    tt_bonus = 0 if pos == 0 and ww and popcount(team_mask) == 2 else TT_LEAD
     for k in range(n):
         c = scratch[CANDIDATES, ply, k]
         s = c >> 4
@@ -524,8 +526,8 @@ def _gen_moves(
                 sc = r + DUCK_WINS if wins else r
                 if wins and decl >= 0 and player != decl and ((decl - leader) & 3) > pos and not discard:
                     sc = DUCK_WINS - r  # a defender before the declarer that must overtake: lowest first
-        if c == tt_move and not (pos == 0 and ww and popcount(team_mask) == 2):
-            sc += TT_LEAD
+        if c == tt_move:
+            sc += tt_bonus
         scratch[SCORES, ply, k] = sc
     # insertion sort, best first
     for i in range(1, n):
