@@ -29,9 +29,11 @@ hand, which are reported as capped (never as fast).
 
 Writes results/benchmarks/advise_suite.json (per hand and family: times, DDS solves,
 node counts and the kernel's counters; machine, versions, git commit) and the slowest
-questions (at most one per hand and kind) to experiments/benchmarks/slow_questions.json,
-each not capped in the run re-solved with a fresh solver (deterministic node counts;
-``--replay`` re-runs them all).
+questions (at most one per hand and kind) beside it (``--out``'s name with
+``_slow_questions``, or ``--corpus-out``), each not capped in the run re-solved with a
+fresh solver (deterministic node counts; ``--replay`` re-runs them all). The corpus kept
+with the code, experiments/benchmarks/slow_questions.json, changes only when
+``--corpus-out`` names it.
 Prints as its last three lines ``advise_suite_p50_dds_solves: X`` (median over hands),
 ``advise_suite_max_dds_solves: Y`` (same-deal units) and
 ``advise_suite_max_s_ceiling_upper_bound: Z``, Z the projected wall time of
@@ -484,13 +486,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--node-limit", type=int, default=DEFAULT_NODE_LIMIT,
                     help=f"trick nodes per question before it is capped (default {DEFAULT_NODE_LIMIT:,})")  # fmt: skip
     ap.add_argument("--corpus", type=int, default=20, help="slowest questions saved to --corpus-out (default 20)")
-    ap.add_argument("--corpus-out", type=Path, default=CORPUS)
+    ap.add_argument("--corpus-out", type=Path, default=None,
+                    help="where the slowest questions go (default: beside --out, named after it with "
+                         f"_slow_questions; the corpus kept with the code: {CORPUS.relative_to(ROOT)})")  # fmt: skip
     ap.add_argument("--skip-startup", action="store_true", help="project without the measured start-up time")
     ap.add_argument("--replay", type=Path, default=None, help="re-solve a corpus file's questions and stop")
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args(argv)
     if args.replay:
         return replay(args.replay, args.node_limit)
+    if args.corpus_out is None:
+        args.corpus_out = args.out.with_name(f"{args.out.stem}_slow_questions.json")
     if args.deals < 1 or (args.hands is not None and args.hands < 1) or args.node_limit < 1:
         ap.error("--deals, --hands and --node-limit must be positive")
 
