@@ -22,14 +22,14 @@ result (partition search, as in DDS; :mod:`.table`), storing lower/upper bounds 
 the best lead; equivalent-card (sequence) pruning; lowest win (after a card is refuted
 without its rank mattering, the player's lower cards of that suit are not searched);
 the static bounds of :mod:`.bounds` (quick tricks, the trump bounds, a lone declarer's
-sure trick, trump lead and top trump behind the higher ones, a side that can never win a trick again, a misère
-declarer's exit, the last trick);
-move ordering by card-play heuristics after the ideas of DDS's (:mod:`.moves`) with
-the table's best lead first (not for a partnership's leads); a lone declarer's defenders probe their early leads, each
-within a small budget of trick nodes, before searching any in full (``PROBE_TL``), and a
-misère or pico declarer's defenders every card from the middle of the deal on, within growing
-budgets (``MISERE_PROBE_TL``); a pico declarer's cards that take the lead of a trick are
-probed before its ducks (``PICO_WIN_BUDGET``).
+sure trick, trump lead and top trump behind the higher ones, a side that can never win
+a trick again, a misère declarer's exit, the last trick); move ordering by card-play
+heuristics after the ideas of DDS's (:mod:`.moves`) with the table's best lead first
+(not for a partnership's leads); a lone declarer's defenders probe their early leads,
+each within a small budget of trick nodes, before searching any in full
+(``PROBE_TL``), and a misère or pico declarer's defenders every card from the middle of
+the deal on, within growing budgets (``MISERE_PROBE_TL``); a pico declarer's cards that
+take the lead of a trick are probed before its ducks (``PICO_WIN_BUDGET``).
 
 The state arrays and their layouts are described in :mod:`.layout`.
 """
