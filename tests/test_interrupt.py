@@ -98,7 +98,8 @@ def test_advise_stops_in_a_long_search_with_the_partial_table(signum, jobs):
     deals = int(said[2])
     assert deals >= 1
     assert out.startswith(f"PARTIAL: the run was stopped after {deals} of the (at most) 1,000 sampled deals")
-    assert f"\n{deals} sampled deals where the seats before you pass, seed 1" in out and "recommendation:" in out
+    counted = f"{deals} sampled deal{'' if deals == 1 else 's'}"  # "1 sampled deal"
+    assert f"\n{counted} where the seats before you pass, seed 1" in out and "recommendation:" in out
     assert "Traceback" not in err
 
 
@@ -153,3 +154,31 @@ def test_solve_stops_with_the_deals_finished(tmp_path):
     said = re.search(r"stopped by SIGINT after (\d+) of 300 deals finished", err)
     assert proc.returncode == 130 and said, err[-500:]
     assert len(out.splitlines()) == int(said[1])
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_stop_as_the_run_starts_is_clean(signum: int) -> None:
+    """Ctrl-C (or SIGTERM) to the process group, as a terminal and ``timeout`` send it, while the command
+    imports its modules and its worker processes start (from their first appearance to half a second
+    later): exit 128 + the signal, no traceback of the command or of a worker, no hang. Before session 41
+    a worker starting up printed a KeyboardInterrupt traceback, a stop raised inside an import could leave
+    a module lock held (a hang), and one raised in a finaliser was lost (the run went on to its end)."""
+    for delay in (0.0, 0.1, 0.2, 0.35, 0.5):
+        proc = subprocess.Popen([sys.executable, "-m", "wiezen_sim.cli", "advise", "--jobs", "2"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                                start_new_session=True)  # fmt: skip
+        deadline = time.monotonic() + START_SECONDS
+        while not _workers(proc.pid):
+            assert proc.poll() is None and time.monotonic() < deadline, "no worker process started"
+            time.sleep(0.01)
+        time.sleep(delay)
+        os.killpg(proc.pid, signum)
+        try:
+            _, err = proc.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+            pytest.fail(f"still running 20 s after the stop {delay} s after the workers appeared")
+        text = err.decode(errors="replace")
+        assert proc.returncode == 128 + signum, (delay, proc.returncode, text[-800:])
+        assert "Traceback" not in text and "Fatal Python error" not in text, (delay, text[-800:])

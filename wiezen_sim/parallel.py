@@ -28,6 +28,8 @@ import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, MutableMapping
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from multiprocessing import resource_tracker
+from types import FrameType
 from typing import Any, TypeVar
 
 import numpy as np
@@ -35,6 +37,7 @@ from joblib import effective_n_jobs
 from joblib.externals.loky import ProcessPoolExecutor, get_reusable_executor, process_executor
 from tqdm.auto import tqdm
 
+from wiezen_sim.stops import put_off_in_import
 from wiezen_sim.vocabulary import is_whole
 
 __all__ = [
@@ -84,6 +87,7 @@ class _Stops:
 
 
 _stops = _Stops()
+_STOPS = {signal.SIGINT, signal.SIGTERM}  # the signals that stop a run
 _worker = False  # True in a worker process started by :func:`_executor` (:func:`_start_worker`)
 
 
@@ -307,7 +311,7 @@ class Pipeline:
         for this in list(self.rounds)[: None if self.overlap else 1]:
             while this.cut < len(this.seeds) and len(self.running) < AHEAD * self.workers:
                 part = this.seeds[this.cut : this.cut + this.sizes.next()]
-                future = self.pool.submit(_timed, this.task, part)
+                future = _submit(self.pool, _timed, this.task, part)
                 this.batches.append((len(part), future))
                 this.cut += len(part)
                 self.running[future] = (this, len(part))
@@ -343,7 +347,7 @@ def run_tasks(
     with stop_signals(), _executor(n_jobs, backend) as (pool, workers):
         pending: dict[Future, int] = {}
         for index, item in queue:
-            pending[pool.submit(fn, item)] = index
+            pending[_submit(pool, fn, item)] = index
             if len(pending) >= AHEAD * workers:
                 break
         while pending:
@@ -352,7 +356,7 @@ def run_tasks(
                 index = pending.pop(future)
                 yield index, future.result()
                 for following, item in queue:
-                    pending[pool.submit(fn, item)] = following
+                    pending[_submit(pool, fn, item)] = following
                     break
 
 
@@ -421,15 +425,18 @@ def stop_signals() -> Iterator[None]:
         yield
         return
 
-    def interrupt(signum: int, frame: object) -> None:
-        now = time.monotonic()
-        if now - _stops.last < STOP_GRACE_S:
-            if _stops.resend is None:  # sent again once the grace is over, should this process still run then
-                _stops.resend = threading.Timer(_stops.last + STOP_GRACE_S - now, os.kill, (os.getpid(), signum))
-                _stops.resend.daemon = True
-                _stops.resend.start()
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        if put_off_in_import(signum, frame):  # raised when the import is over
             return
-        _stops.last, _stops.resend = now, None
+        now = time.monotonic()
+        if now - _stops.last < STOP_GRACE_S:  # the same stop: the first one's resend stands
+            return
+        # sent again once the grace is over, should the run still be open then (a stop raised where Python
+        # ignores exceptions, such as a finaliser run by the garbage collector, is lost: the run went on to the end)
+        _stops.last = now
+        _stops.resend = threading.Timer(STOP_GRACE_S, os.kill, (os.getpid(), signum))
+        _stops.resend.daemon = True
+        _stops.resend.start()
         raise Interrupted(signum)
 
     previous = {s: signal.signal(s, interrupt) for s in (signal.SIGINT, signal.SIGTERM)}
@@ -485,7 +492,35 @@ def _executor(n_jobs: int, backend: str) -> Iterator[tuple[Executor, int]]:
 
 def _loky_pool(workers: int) -> ProcessPoolExecutor:
     """loky's reusable pool of ``workers`` processes: the same one for every call with the same count."""
-    return get_reusable_executor(max_workers=workers, timeout=IDLE_SECONDS, initializer=_start_worker)
+    with _spawn_guard(True):
+        return get_reusable_executor(max_workers=workers, timeout=IDLE_SECONDS, initializer=_start_worker)
+
+
+@contextlib.contextmanager
+def _spawn_guard(spawns: bool) -> Iterator[None]:
+    """While inside, SIGINT and SIGTERM are blocked in this thread when ``spawns`` (the call may start
+    loky's worker processes). A stop then does not break off a start half done (the worker failed with
+    a traceback), and a process started meanwhile inherits the blocked signals, so a Ctrl-C sent to the
+    process group while it starts up (``timeout`` signals the group, and so does a terminal) does not
+    end it with a traceback before :func:`_start_worker` ignores SIGINT. A signal that arrives here
+    meanwhile is delivered when the block ends (a fraction of a second: the ``fork``/``exec``)."""
+    if not spawns:
+        yield
+        return
+    # started first: its start unblocks SIGINT in this thread (multiprocessing's code), and loky asks for it
+    resource_tracker.ensure_running()
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def _submit(pool: Executor, fn: Callable, *args: object) -> Future:
+    """``pool.submit(fn, *args)``, within :func:`_spawn_guard` for loky's pool (a submission starts the
+    workers that are missing, in this thread)."""
+    with _spawn_guard(isinstance(pool, ProcessPoolExecutor)):
+        return pool.submit(fn, *args)
 
 
 @contextlib.contextmanager
@@ -508,7 +543,7 @@ def workers_started(n_jobs: int, module: str) -> Iterator[None]:
     try:
         pool = _loky_pool(workers)
         for _ in range(workers):
-            pool.submit(importlib.import_module, module)
+            _submit(pool, importlib.import_module, module)
         yield
     finally:
         if pool is not None:
@@ -540,14 +575,16 @@ def _quiet_manager_thread() -> Iterator[None]:
 
 
 def _start_worker() -> None:
-    """A worker process's start: SIGINT ignored, now and by :func:`stop_signals` (the parent stops the
-    workers), loky's memory-growth limit raised to :data:`WORKER_MEMORY_GROWTH`, and tqdm's lock a thread
-    lock, not a semaphore of multiprocessing's that a killed worker could not give back (the resource
-    tracker would warn of it)."""
+    """A worker process's start: SIGINT and SIGTERM ignored, now and by :func:`stop_signals` (the parent
+    stops the workers, killing them), loky's memory-growth limit raised to :data:`WORKER_MEMORY_GROWTH`,
+    and tqdm's lock a thread lock, not a semaphore of multiprocessing's that a killed worker could not
+    give back (the resource tracker would warn of it)."""
     global _worker
     _worker = True
     process_executor._MAX_MEMORY_LEAK_SIZE = WORKER_MEMORY_GROWTH
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for signum in _STOPS:  # a SIGTERM to the process group that ended a worker had loky start another
+        signal.signal(signum, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)  # blocked by the parent's _spawn_guard
     tqdm.set_lock(threading.RLock())
 
 

@@ -11,12 +11,14 @@ import contextlib
 import os
 import signal
 import sys
+import threading
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 from typing import NoReturn
 
 from wiezen_sim.cli import advise, demo, experiment, romanian, score, serve, simulate, solve
 from wiezen_sim.cli.args import EXIT_SIGNAL, EXIT_USAGE, Parser, UsageError, same_file
+from wiezen_sim.stops import early_handler
 
 __all__ = ["VERBS", "build_parser", "entry", "main"]
 
@@ -61,6 +63,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     A stopped run says on stderr how many samples it had finished; a verb with a result
     over them prints it first, marked PARTIAL (:class:`wiezen_sim.parallel.Interrupted`).
     """
+    if threading.current_thread() is not threading.main_thread():
+        return _main(argv)
+    previous = signal.signal(signal.SIGINT, early_handler)  # a Ctrl-C in one of the imports below is put off
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # before the run's own handler was in place
+        print("wiezen-sim: stopped by SIGINT before the run started", file=sys.stderr)
+        return EXIT_SIGNAL + signal.SIGINT
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    """:func:`main` (its SIGINT handler in place)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     from wiezen_sim.parallel import Interrupted, stop_signals  # after parsing: --help and refusals answer at once

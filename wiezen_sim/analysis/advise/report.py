@@ -140,6 +140,11 @@ def _records(table: pd.DataFrame) -> list[dict]:
     return table.astype(object).where(table.notna(), None).to_dict(orient="records")
 
 
+def _sampled_deals(n: int) -> str:
+    """``1 sampled deal``, ``160 sampled deals``."""
+    return f"{n} sampled deal{'' if n == 1 else 's'}"
+
+
 def _verdict_units(ev: float) -> str:
     """An expected settlement as the verdict gives it: one decimal, a true minus sign, and no
     "−0.0" for a loss that rounds to nothing."""
@@ -458,7 +463,7 @@ class Advice:
         lines = [
             *([self.partial_note(), ""] if m.get("partial") else []),
             f"hand {m['hand']}  seat {m['seat']} ({parse_seat(m['seat'])})  turned {m['turned']}  rules {m['rules']}",
-            f"{m.get('deals', m['samples'])} sampled deals"
+            _sampled_deals(m.get("deals", m["samples"]))
             + (" where the seats before you pass" if parse_seat(m["seat"]) != ELDEST else "")
             + f", seed {m['seed']} (the same seed reproduces these numbers), method {METHOD_WORDS[m['method']]}"
             + (f", {worlds} per card decision" if worlds else ""),
