@@ -29,7 +29,7 @@ LAYERS = [
     ("rules", ("wiezen_sim.rules",)),
     ("kernel", ("wiezen_sim.kernel",)),
     ("solvers", ("wiezen_sim.solvers",)),
-    ("parallel", ("wiezen_sim.parallel",)),
+    ("parallel", ("wiezen_sim.parallel", "wiezen_sim.stops")),
     ("analysis", ("wiezen_sim.analysis",)),
     ("web", ("wiezen_sim.web",)),
     ("cli", ("wiezen_sim.cli",)),
