@@ -161,8 +161,8 @@ def test_a_stop_as_the_run_starts_is_clean(signum: int) -> None:
     """Ctrl-C (or SIGTERM) to the process group, as a terminal and ``timeout`` send it, while the command
     imports its modules and its worker processes start (from their first appearance to half a second
     later): exit 128 + the signal, no traceback of the command or of a worker, no hang. Before session 41
-    a worker starting up printed a KeyboardInterrupt traceback, a stop raised inside an import could leave
-    a module lock held (a hang), and one raised in a finaliser was lost (the run went on to its end)."""
+    a worker starting up printed a KeyboardInterrupt traceback, and a stop raised inside an import could
+    leave a module lock held (a hang) or turn into an ImportError (exit 1)."""
     for delay in (0.0, 0.1, 0.2, 0.35, 0.5):
         proc = subprocess.Popen([sys.executable, "-m", "wiezen_sim.cli", "advise", "--jobs", "2"],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,

@@ -429,14 +429,13 @@ def stop_signals() -> Iterator[None]:
         if put_off_in_import(signum, frame):  # raised when the import is over
             return
         now = time.monotonic()
-        if now - _stops.last < STOP_GRACE_S:  # the same stop: the first one's resend stands
+        if now - _stops.last < STOP_GRACE_S:
+            if _stops.resend is None:  # sent again once the grace is over, should this process still run then
+                _stops.resend = threading.Timer(_stops.last + STOP_GRACE_S - now, os.kill, (os.getpid(), signum))
+                _stops.resend.daemon = True
+                _stops.resend.start()
             return
-        # sent again once the grace is over, should the run still be open then (a stop raised where Python
-        # ignores exceptions, such as a finaliser run by the garbage collector, is lost: the run went on to the end)
-        _stops.last = now
-        _stops.resend = threading.Timer(STOP_GRACE_S, os.kill, (os.getpid(), signum))
-        _stops.resend.daemon = True
-        _stops.resend.start()
+        _stops.last, _stops.resend = now, None
         raise Interrupted(signum)
 
     previous = {s: signal.signal(s, interrupt) for s in (signal.SIGINT, signal.SIGTERM)}
