@@ -438,7 +438,7 @@ def stop_signals() -> Iterator[None]:
         _stops.last, _stops.resend = now, None
         raise Interrupted(signum)
 
-    previous = {s: signal.signal(s, interrupt) for s in (signal.SIGINT, signal.SIGTERM)}
+    previous = {s: signal.signal(s, interrupt) for s in _STOPS}
     _stops.depth += 1
     try:
         yield
@@ -491,21 +491,18 @@ def _executor(n_jobs: int, backend: str) -> Iterator[tuple[Executor, int]]:
 
 def _loky_pool(workers: int) -> ProcessPoolExecutor:
     """loky's reusable pool of ``workers`` processes: the same one for every call with the same count."""
-    with _spawn_guard(True):
+    with _spawn_guard():
         return get_reusable_executor(max_workers=workers, timeout=IDLE_SECONDS, initializer=_start_worker)
 
 
 @contextlib.contextmanager
-def _spawn_guard(spawns: bool) -> Iterator[None]:
-    """While inside, SIGINT and SIGTERM are blocked in this thread when ``spawns`` (the call may start
-    loky's worker processes). A stop then does not break off a start half done (the worker failed with
-    a traceback), and a process started meanwhile inherits the blocked signals, so a Ctrl-C sent to the
-    process group while it starts up (``timeout`` signals the group, and so does a terminal) does not
-    end it with a traceback before :func:`_start_worker` ignores SIGINT. A signal that arrives here
-    meanwhile is delivered when the block ends (a fraction of a second: the ``fork``/``exec``)."""
-    if not spawns:
-        yield
-        return
+def _spawn_guard() -> Iterator[None]:
+    """While inside (a call that may start loky's worker processes), SIGINT and SIGTERM are blocked in
+    this thread. A stop then does not break off a start half done (the worker failed with a traceback),
+    and a process started meanwhile inherits the blocked signals, so a Ctrl-C sent to the process group
+    while it starts up (``timeout`` signals the group, and so does a terminal) does not end it with a
+    traceback before :func:`_start_worker` ignores both. A signal that arrives here meanwhile is
+    delivered when the block ends (a fraction of a second: the ``fork``/``exec``)."""
     # started first: its start unblocks SIGINT in this thread (multiprocessing's code), and loky asks for it
     resource_tracker.ensure_running()
     before = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
@@ -518,7 +515,9 @@ def _spawn_guard(spawns: bool) -> Iterator[None]:
 def _submit(pool: Executor, fn: Callable, *args: object) -> Future:
     """``pool.submit(fn, *args)``, within :func:`_spawn_guard` for loky's pool (a submission starts the
     workers that are missing, in this thread)."""
-    with _spawn_guard(isinstance(pool, ProcessPoolExecutor)):
+    if not isinstance(pool, ProcessPoolExecutor):  # this process's executor or dask's: nothing started here
+        return pool.submit(fn, *args)
+    with _spawn_guard():
         return pool.submit(fn, *args)
 
 

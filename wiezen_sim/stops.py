@@ -3,9 +3,9 @@ installs :func:`early_handler` before its heavy imports; :func:`wiezen_sim.paral
 :func:`put_off_in_import` for the run's own stop).
 
 An exception raised inside Python's import machinery can leave a module's import lock held (a later
-import of that module, such as a worker's result being unpickled, then waits for ever) or turn into an
-``ImportError`` that a library catches (the stop is lost); both hung ``advise`` stopped in its first
-1.5 s.
+import of that module, such as a worker's result being unpickled, then waits for ever: ``advise``
+stopped in its first 1.5 s hung) or turn into an ``ImportError`` (numba's; ``advise`` ended with exit 1
+and its traceback, or a library that catches it loses the stop).
 """
 
 from __future__ import annotations
