@@ -156,19 +156,20 @@ def ref_fewest(hands, trump, leader, trick, side) -> int:
     return fewest(tuple(tuple(sorted(h)) for h in hands), leader, tuple(trick))
 
 
-def misere_ending(rng: np.random.Generator, n_cards: int, declarer: int, in_progress: bool):
+def misere_ending(rng: np.random.Generator, n_cards: int, declarer: int, in_progress: bool,
+                  void_suit: int | None = None):  # fmt: skip
     """(hands int64[4], leader, trick list): no trump, the declarer dealt mostly low cards.
 
     The deck is a compact one (ranks from a random low rank up: more cards of a suit meet)
     or the full deck; the declarer draws its cards from the lower half of the deck with
-    probability 0.7 each, so it holds some high cards too.
+    probability 0.7 each, so it holds some high cards too, and none of ``void_suit``.
     """
     low = int(rng.integers(2, 8))
     deck = [16 * s + r for s in range(4) for r in range(low, 15)]
     if len(deck) < 4 * n_cards or rng.random() < 0.3:
         deck = [16 * s + r for s in range(4) for r in range(2, 15)]
     deck = [int(c) for c in rng.permutation(deck)]
-    by_rank = sorted(deck, key=lambda c: c & 15)
+    by_rank = sorted((c for c in deck if c >> 4 != void_suit), key=lambda c: c & 15)
     hands = np.zeros(4, dtype=np.int64)
     taken: set[int] = set()
     while len(taken) < n_cards:
@@ -183,6 +184,32 @@ def misere_ending(rng: np.random.Generator, n_cards: int, declarer: int, in_prog
     leader = int(rng.integers(4))
     trick = start_trick(rng, hands, leader, int(rng.integers(0, 4))) if in_progress else []
     return hands, leader, trick
+
+
+def ref_escapes(hands, leader: int, declarer: int) -> bool:
+    """No trump, a trick's start: can ``declarer`` lose every trick from here (``hands`` int64[4] masks)?
+    A boolean search of its own (a card that settles the question ends a node's loop), faster than
+    :func:`ref_value` on the larger endings the static misère proofs are checked on."""
+
+    @cache
+    def escapes(hands, leader, trick):
+        if not trick and not any(hands):
+            return True
+        seat = (leader + len(trick)) % 4
+        want = seat == declarer  # the declarer looks for one escaping card, the others for one that catches it
+        for card in _legal(hands[seat], trick):
+            h2 = _play(hands, seat, card)
+            t2 = (*trick, card)
+            if len(t2) == 4:
+                w = (leader + _winner_index(t2, -1)) % 4
+                r = w != declarer and escapes(h2, w, ())
+            else:
+                r = escapes(h2, leader, t2)
+            if r == want:
+                return want
+        return not want
+
+    return escapes(tuple(tuple(sorted(ref_cards(int(h)))) for h in hands), leader, ())
 
 
 def check_misere_ending(solver, hands, leader, trick, declarer) -> None:

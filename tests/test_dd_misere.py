@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.dd_reference import check_misere_ending, misere_ending, ref_args, ref_exact, ref_value
+from tests.dd_reference import check_misere_ending, misere_ending, ref_args, ref_escapes, ref_exact, ref_value
 from wiezen_sim.solvers.dd import DDSolver
 
 
@@ -61,6 +61,72 @@ def test_misere_questions_larger_endings_slow(solver, seed):
         declarer = i % 4
         hands, leader, trick = misere_ending(rng, 5, declarer, in_progress=i % 4 == 1)
         check_misere_ending(solver, hands, leader, trick, declarer)
+
+
+def _check_static_misere_proofs(seed: int, n_cards: int, count: int) -> tuple[int, int, int]:
+    """The static misère proofs of ``wiezen_sim.kernel.dd.misere`` on random trick starts against the
+    brute force: the declarer not on lead, "it never wins a trick" (``_never_wins``, the ducks condition
+    and guarded suits, one of them raced); on lead, "it exits and never wins" or "it must win this
+    trick" (``_misere_exit``). The declarer is void in a random suit in most endings (a raced suit
+    needs one). Returns how many proofs fired: never wins (of which with a suit that only racing
+    guards), safe exits, forced wins."""
+    from wiezen_sim.kernel.dd.misere import _guarded_suit, _misere_exit, _never_wins
+
+    rng = np.random.default_rng(seed)
+    never = raced = exits = forced = 0
+    for i in range(count):
+        declarer = i % 4
+        void = int(rng.integers(4)) if rng.random() < 0.7 else None
+        hands, leader, _ = misere_ending(rng, n_cards, declarer, in_progress=False, void_suit=void)
+        where = (hands.tolist(), leader, declarer)
+        if leader != declarer:
+            if _never_wins(hands, -1, 1 << declarer, True, -1) < 0:
+                continue
+            never += 1
+            raced += any(_guarded_suit(hands, declarer, s, True, -1) == 2 for s in range(4))
+            assert ref_escapes(hands, leader, declarer), where
+        else:
+            answer, _ = _misere_exit(hands.copy(), declarer)
+            if answer == 0:
+                continue
+            exits += answer > 0
+            forced += answer < 0
+            assert ref_escapes(hands, leader, declarer) == (answer > 0), where
+    return never, raced, exits + forced
+
+
+def test_static_misere_proofs_match_brute_force(compiled_kernels):
+    never, raced, exit_proofs = _check_static_misere_proofs(2100, 4, 400)
+    assert never >= 40 and raced >= 20 and exit_proofs >= 20, (never, raced, exit_proofs)
+
+
+def test_raced_suit_guards_count_only_the_tricks_the_declarer_follows_in(compiled_kernels):
+    """The raced budget of ``misere._guarded_suit``: a guard discards the suit in a trick the declarer
+    follows in only after its own last card of the suit led, before the declarer's.
+
+    East (the declarer, void in spades) holds H4 D32 C9 and North leads. North's CT and West's CK
+    guard the nine; North's one heart goes with East's four, so North can shed its club only on a
+    spade lead, where East discards the nine first: East escapes (the brute force), and the rule
+    proves it. In the second ending South, void in clubs, exits on lead; North follows the exit's
+    suit, so a trick led in it after the exit is one more in which North may be void: counting
+    North's cards of that suit before the exit would claim a safe exit that the brute force refutes.
+    """
+    from wiezen_sim.cards import parse_deal
+    from wiezen_sim.kernel.dd.misere import _misere_exit, _never_wins
+
+    hands = np.array(parse_deal("N:.9.64.T .4.32.9 .AJT..5 Q4..K.K", cards_per_hand=None), dtype=np.int64)
+    assert ref_escapes(hands, 0, 1)
+    assert _never_wins(hands, -1, 1 << 1, True, -1) >= 0
+    hands = np.array(parse_deal("N:85..JT.T7 AJ..K76.A 97.85.95. KQ.J6.Q.5", cards_per_hand=None), dtype=np.int64)
+    assert not ref_escapes(hands, 2, 2)
+    assert _misere_exit(hands.copy(), 2)[0] <= 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(2))
+def test_static_misere_proofs_larger_endings_slow(compiled_kernels, seed):
+    never, raced, exit_proofs = _check_static_misere_proofs(2200 + seed, 6, 400)
+    assert never >= 40 and raced >= 20 and exit_proofs >= 20, (never, raced, exit_proofs)
 
 
 def test_misere_declarer_tries_its_highest_safe_duck_first(compiled_kernels):

@@ -76,8 +76,12 @@ def _guarded_suit(hands, seat, s, may_race, exit_suit):
     other suits u, and X lasts the j-th trick when its cards minus the budget are at
     least j. Racing the suit, the seat, when void in the suit led, discards its highest
     card of ``s`` (one suit at most may be raced: the caller's duty), and only X's
-    discards in tricks the seat follows suit in are counted: at most the seat's cards of
-    u such tricks per suit u (those X is void in, capped by that). Every other trick X
+    discards in tricks the seat follows suit in are counted. Of the tricks led in u, X is
+    void only in those after its last card of u and the seat follows only up to its own
+    last one, so per suit u at most the seat's cards of u less X's are such tricks (and at
+    most those X is void in). A card of u that X discards to be void sooner adds one, but
+    that discard is made in a trick the seat follows in (it uses one up) or in one the seat
+    is void in (see next): X gains nothing. Every other trick X
     discards in takes a card of ``s`` from the seat too, as long as it holds one. If the
     seat still holds the suit in its j-th trick, it made at most ``|s| - j`` such
     discards, so X then holds at least its cards minus the smaller budget minus the
@@ -91,8 +95,9 @@ def _guarded_suit(hands, seat, s, may_race, exit_suit):
     ``s``), or when it is void in it (it may discard; the plain budget counts that
     trick already, since the seat guarding the exit is one of the two others and
     follows, but the raced budget, capped by the seat's cards of the suit with its
-    card taken out, does not). It follows in any other suit: its budget stays (its
-    cards of that suit and the longest of the two others' both drop by one).
+    card taken out, does not). It follows in any other suit: its plain budget stays (its
+    cards of that suit and the longest of the two others' both drop by one), and its
+    raced budget counts its cards of that suit one less (the seat's card is out already).
     Decides: the seat's lowest card of the suit (the segment from it up, with the
     lengths, fixes every comparison and each seat's cards below it: none for the
     guards).
@@ -122,9 +127,14 @@ def _guarded_suit(hands, seat, s, may_race, exit_suit):
                 z = (seat + q) & 3
                 if z != x:
                     longest = max(longest, popcount((hands[z] >> (16 * u)) & LANE))
-            void_tricks = max(0, longest - popcount((hands[x] >> (16 * u)) & LANE))
+            held = popcount((hands[x] >> (16 * u)) & LANE)
+            void_tricks = max(0, longest - held)
             budget += void_tricks
-            budget_raced += min(void_tricks, popcount((hands[seat] >> (16 * u)) & LANE))
+            # raced: X void while the seat follows, only after X's last card of u and up to the seat's
+            # (the exit trick takes one card of u from X, none from the seat: see the docstring)
+            if u == exit_suit and held:
+                held -= 1
+            budget_raced += min(void_tricks, max(0, popcount((hands[seat] >> (16 * u)) & LANE) - held))
         spent = 1 if exit_suit == s or (exit_suit >= 0 and (hands[x] >> (16 * exit_suit)) & LANE == 0) else 0
         lasts |= max(popcount(lane_x) - budget - spent, 0) << (4 * x)
         if popcount(lane_x) - budget_raced - spent >= popcount(mine):
