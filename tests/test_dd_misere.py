@@ -83,7 +83,8 @@ def _check_static_misere_proofs(seed: int, n_cards: int, count: int) -> tuple[in
             if _never_wins(hands, -1, 1 << declarer, True, -1) < 0:
                 continue
             never += 1
-            raced += any(_guarded_suit(hands, declarer, s, True, -1) == 2 for s in range(4))
+            held = [s for s in range(4) if int(hands[declarer]) >> (16 * s) & 0xFFFF]
+            raced += any(_guarded_suit(hands, declarer, s, True, -1) == 2 for s in held)
             assert ref_escapes(hands, leader, declarer), where
         else:
             answer, _ = _misere_exit(hands.copy(), declarer)
@@ -122,11 +123,27 @@ def test_raced_suit_guards_count_only_the_tricks_the_declarer_follows_in(compile
     assert _misere_exit(hands.copy(), 2)[0] <= 0
 
 
+def test_a_guard_above_all_the_declarers_cards_takes_its_top_cards_first(compiled_kernels):
+    """``misere._guarded_suit``: East (the declarer) holds C92 against North's CJT3, South's CA8 and
+    West's CKQ, South to lead. The nine fails the ducks condition (the others' second lowest club is
+    the eight) and no guard of the nine lasts the second club trick; but West's clubs are all above
+    East's, and West keeps one at least through the first club trick (its one discard in a trick East
+    follows in is on North's diamond, since East discards the nine on South's first heart): East plays
+    the nine to the first club trick and keeps the two, below North's three. The brute force agrees."""
+    from wiezen_sim.cards import parse_deal
+    from wiezen_sim.kernel.dd.misere import _guarded_suit, _never_wins
+
+    hands = np.array(parse_deal("N:..6.JT3 ..52.92 .J5..A8 AJ...KQ", cards_per_hand=None), dtype=np.int64)
+    assert ref_escapes(hands, 2, 1)
+    assert _guarded_suit(hands, 1, 3, True, -1) == 2  # clubs: only raced
+    assert _never_wins(hands, -1, 1 << 1, True, -1) >= 0
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(2))
 def test_static_misere_proofs_larger_endings_slow(compiled_kernels, seed):
     never, raced, exit_proofs = _check_static_misere_proofs(2200 + seed, 6, 400)
-    assert never >= 40 and raced >= 20 and exit_proofs >= 20, (never, raced, exit_proofs)
+    assert never >= 40 and raced >= 10 and exit_proofs >= 20, (never, raced, exit_proofs)
 
 
 def test_misere_declarer_tries_its_highest_safe_duck_first(compiled_kernels):

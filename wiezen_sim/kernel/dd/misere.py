@@ -88,7 +88,16 @@ def _guarded_suit(hands, seat, s, may_race, exit_suit):
     seat's cards plus one: X lasts every trick when its cards minus that budget are at
     least the seat's cards of ``s``.
     The suit is safe when every d_j (j up to ``rounds``) has a guard that lasts the
-    j-th trick. With ``exit_suit`` >= 0 the hands are those before a trick the seat
+    j-th trick. It is safe too when a guard whose lowest card of ``s`` lies above all the
+    seat's cards lasts h tricks, h being the seat's cards above its lowest ones that meet
+    the ducks condition of :func:`_never_wins` (its j-th lowest below the others' j-th
+    lowest): the seat plays its highest card to each of the first h tricks led in ``s``
+    (the guard follows above it), then keeps the ducks condition with the rest (the
+    others' cards only leave: their j-th lowest rises, their longest holding shrinks).
+    The guard lasts h tricks when its cards minus the budget are at least h; raced, when
+    its cards minus the raced budget are (at the seat's j-th trick, holding one of those
+    h cards still, the seat made at most h - j discards, as above).
+    With ``exit_suit`` >= 0 the hands are those before a trick the seat
     leads in that suit (its card already taken out, :func:`_misere_exit`), which the
     argument above (every trick led by the others) does not cover, so a guard counts
     one card less when it holds that suit and it is ``s`` (it follows with a card of
@@ -104,8 +113,25 @@ def _guarded_suit(hands, seat, s, may_race, exit_suit):
     """
     mine = (hands[seat] >> (16 * s)) & LANE
     rounds = 0
+    theirs = 0
     for k in (1, 2, 3):
-        rounds = max(rounds, popcount((hands[(seat + k) & 3] >> (16 * s)) & LANE))
+        lane_k = (hands[(seat + k) & 3] >> (16 * s)) & LANE
+        rounds = max(rounds, popcount(lane_k))
+        theirs |= lane_k
+    # the top cards first: the seat's lowest cards that meet the ducks condition of _never_wins
+    # (its j-th lowest below the others' j-th lowest), and the h cards above them
+    g = mine
+    o = theirs
+    j = 0
+    while g and j < rounds and lowest_index(g) < lowest_index(o):
+        g &= g - 1
+        o &= o - 1
+        j += 1
+    if g == 0 or j == rounds:
+        return 1  # the ducks condition holds for the whole suit
+    h = popcount(g)
+    over = False  # a guard above all the seat's cards lasts h tricks (plain, raced)
+    over_raced = False
     # per seat 4 bits: the tricks led in s it surely still holds the suit in (at most 13;
     # 0 for none, which no j >= 1 passes either way), plain and raced (both budgets from
     # one pass; words, not arrays: this runs at most trick starts of a misère search,
@@ -139,6 +165,11 @@ def _guarded_suit(hands, seat, s, may_race, exit_suit):
         lasts |= max(popcount(lane_x) - budget - spent, 0) << (4 * x)
         if popcount(lane_x) - budget_raced - spent >= popcount(mine):
             lasts_raced |= rounds << (4 * x)
+        if lowest_index(lane_x) > highest_index(mine):
+            over |= popcount(lane_x) - budget - spent >= h
+            over_raced |= popcount(lane_x) - budget_raced - spent >= h
+    if over or (may_race and over_raced):
+        return 1 if over else 2
     plain = True
     raced = may_race
     g = mine
