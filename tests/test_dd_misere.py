@@ -170,3 +170,28 @@ def test_misere_declarer_tries_its_highest_safe_duck_first(compiled_kernels):
         assert n == 2
         assert int(scratch[CANDIDATES, 0, 0]) == parse_card(first), south
         assert _overtaken(hands, declarer, parse_card("6C"), 0) == (first == "6C")
+
+
+def test_misere_defenders_play_high_in_a_trick_the_declarer_cannot_take(compiled_kernels):
+    """Following suit, a defender's cards go highest first when the declarer cannot take the trick.
+
+    North leads the queen of clubs; East, a defender, holds CA, CT and C5; West, the declarer,
+    holds clubs below the queen only, so the trick is the defenders' whatever East plays: East's ace
+    (it takes the lead and keeps the low cards) is tried first. With the king of clubs in West's hand
+    West could be made to win, and East ducks first as before. Move ordering only.
+    """
+    from wiezen_sim.cards import parse_card, parse_deal
+    from wiezen_sim.kernel.dd.entry import new_scratch
+    from wiezen_sim.kernel.dd.layout import CANDIDATES
+    from wiezen_sim.kernel.dd.moves import _gen_moves, _legal
+
+    lead = parse_card("QC")
+    for west, first in (("864", "AC"), ("K64", "TC")):
+        hands = np.array(parse_deal(f"N:...J9 ...AT5 ...32 ...{west}", cards_per_hand=None), dtype=np.int64)
+        player, declarer, scratch = 1, 3, new_scratch()
+        legal = _legal(hands[player], lead >> 4)
+        rem = int(hands[0] | hands[1] | hands[2] | hands[3])
+        n = _gen_moves(hands, player, legal, rem | 1 << lead, 1, 0, lead >> 4, lead, 0, -1, 3, 1 << declarer,
+                       True, -1, scratch, 0)  # fmt: skip
+        assert n == 3
+        assert int(scratch[CANDIDATES, 0, 0]) == parse_card(first), west
