@@ -123,19 +123,25 @@ def test_raced_suit_guards_count_only_the_tricks_the_declarer_follows_in(compile
     assert _misere_exit(hands.copy(), 2)[0] <= 0
 
 
-def test_a_guard_above_all_the_declarers_cards_takes_its_top_cards_first(compiled_kernels):
+def test_guards_above_the_declarers_top_cards_take_them_first(compiled_kernels):
     """``misere._guarded_suit``: East (the declarer) holds C92 against North's CJT3, South's CA8 and
     West's CKQ, South to lead. The nine fails the ducks condition (the others' second lowest club is
     the eight) and no guard of the nine lasts the second club trick; but West's clubs are all above
     East's, and West keeps one at least through the first club trick (its one discard in a trick East
     follows in is on North's diamond, since East discards the nine on South's first heart): East plays
-    the nine to the first club trick and keeps the two, below North's three. The brute force agrees."""
+    the nine to the first club trick and keeps the two, below North's three. The brute force agrees.
+    In the second ending East's C7 and C4 both fail the ducks condition, each with its own guard."""
     from wiezen_sim.cards import parse_deal
     from wiezen_sim.kernel.dd.misere import _guarded_suit, _never_wins
 
     hands = np.array(parse_deal("N:..6.JT3 ..52.92 .J5..A8 AJ...KQ", cards_per_hand=None), dtype=np.int64)
     assert ref_escapes(hands, 2, 1)
     assert _guarded_suit(hands, 1, 3, True, -1) == 2  # clubs: only raced
+    assert _never_wins(hands, -1, 1 << 1, True, -1) >= 0
+    # two guards: West's queen covers East's C7 (the first club trick), North's CJ5 its C4 (the second)
+    hands = np.array(parse_deal("N:T.4.5.J5 7.52..74 ..3.AT93 9.6.76.Q", cards_per_hand=None), dtype=np.int64)
+    assert ref_escapes(hands, 3, 1)
+    assert _guarded_suit(hands, 1, 3, True, -1) == 2
     assert _never_wins(hands, -1, 1 << 1, True, -1) >= 0
 
 

@@ -88,15 +88,16 @@ def _guarded_suit(hands, seat, s, may_race, exit_suit):
     seat's cards plus one: X lasts every trick when its cards minus that budget are at
     least the seat's cards of ``s``.
     The suit is safe when every d_j (j up to ``rounds``) has a guard that lasts the
-    j-th trick. It is safe too when a guard whose lowest card of ``s`` lies above all the
-    seat's cards lasts h tricks, h being the seat's cards above its lowest ones that meet
-    the ducks condition of :func:`_never_wins` (its j-th lowest below the others' j-th
-    lowest): the seat plays its highest card to each of the first h tricks led in ``s``
-    (the guard follows above it), then keeps the ducks condition with the rest (the
-    others' cards only leave: their j-th lowest rises, their longest holding shrinks).
-    The guard lasts h tricks when its cards minus the budget are at least h; raced, when
-    its cards minus the raced budget are (at the seat's j-th trick, holding one of those
-    h cards still, the seat made at most h - j discards, as above).
+    j-th trick. It is safe too when the seat's cards above its lowest ones that meet the
+    ducks condition of :func:`_never_wins` (its j-th lowest below the others' j-th
+    lowest), e_1 < ... < e_h, each have a guard (its cards of ``s`` all above e_i) that
+    lasts h + 1 - i tricks: the seat plays the highest of them it holds to each trick
+    led in ``s`` (a guard of it follows above it), then keeps the ducks condition with
+    the rest (the others' cards only leave: their j-th lowest rises, their longest
+    holding shrinks). The card it plays to its t-th trick is the e_i with t plus its
+    discards of them (the highest first) = h + 1 - i, so a guard whose cards minus the
+    budget are at least h + 1 - i still holds the suit; raced, one whose cards minus the
+    raced budget are (it also discarded at most one card per discard of the seat).
     With ``exit_suit`` >= 0 the hands are those before a trick the seat
     leads in that suit (its card already taken out, :func:`_misere_exit`), which the
     argument above (every trick led by the others) does not cover, so a guard counts
@@ -130,14 +131,13 @@ def _guarded_suit(hands, seat, s, may_race, exit_suit):
     if g == 0 or j == rounds:
         return 1  # the ducks condition holds for the whole suit
     h = popcount(g)
-    over = False  # a guard above all the seat's cards lasts h tricks (plain, raced)
-    over_raced = False
     # per seat 4 bits: the tricks led in s it surely still holds the suit in (at most 13;
     # 0 for none, which no j >= 1 passes either way), plain and raced (both budgets from
     # one pass; words, not arrays: this runs at most trick starts of a misère search,
     # where an allocation cost as much as the rest)
     lasts = 0
     lasts_raced = 0
+    counts_raced = 0  # per seat 4 bits: the tricks it surely lasts while the seat holds its top h cards, raced
     for k in (1, 2, 3):
         x = (seat + k) & 3
         lane_x = (hands[x] >> (16 * s)) & LANE
@@ -165,11 +165,27 @@ def _guarded_suit(hands, seat, s, may_race, exit_suit):
         lasts |= max(popcount(lane_x) - budget - spent, 0) << (4 * x)
         if popcount(lane_x) - budget_raced - spent >= popcount(mine):
             lasts_raced |= rounds << (4 * x)
-        if lowest_index(lane_x) > highest_index(mine):
-            over |= popcount(lane_x) - budget - spent >= h
-            over_raced |= popcount(lane_x) - budget_raced - spent >= h
-    if over or (may_race and over_raced):
-        return 1 if over else 2
+        counts_raced |= max(popcount(lane_x) - budget_raced - spent, 0) << (4 * x)
+    # the top h cards, the highest first: the i-th lowest of them needs a guard above it that lasts h + 1 - i tricks
+    top = True
+    top_raced = may_race
+    i = 1
+    while g and (top or top_raced):
+        e = lowest_index(g)
+        covered = False
+        covered_raced = False
+        for k in (1, 2, 3):
+            x = (seat + k) & 3
+            lane_x = (hands[x] >> (16 * s)) & LANE
+            if lane_x and lowest_index(lane_x) > e:
+                covered |= (lasts >> (4 * x)) & 15 >= h + 1 - i
+                covered_raced |= (counts_raced >> (4 * x)) & 15 >= h + 1 - i
+        top &= covered
+        top_raced &= covered_raced
+        g &= g - 1
+        i += 1
+    if top or top_raced:
+        return 1 if top else 2
     plain = True
     raced = may_race
     g = mine
