@@ -160,22 +160,13 @@ def test_misere_declarer_tries_its_highest_safe_duck_first(compiled_kernels):
     the two for a later club trick). With a club below the six in South's hand the six may win
     and comes after the two. Move ordering only: the answers are the brute force's (above).
     """
-    from wiezen_sim.cards import parse_card, parse_deal
-    from wiezen_sim.kernel.dd.entry import new_scratch
-    from wiezen_sim.kernel.dd.layout import CANDIDATES
-    from wiezen_sim.kernel.dd.moves import _gen_moves, _legal, _overtaken
+    from wiezen_sim.cards import parse_card
+    from wiezen_sim.kernel.dd.moves import _overtaken
 
-    lead = parse_card("5C")
     for south, first in (("T98", "6C"), ("T94", "2C")):
-        hands = np.array(parse_deal(f"N:AK... .2..62 ...{south} ..432.", cards_per_hand=None), dtype=np.int64)
-        declarer, scratch = 1, new_scratch()
-        legal = _legal(hands[declarer], lead >> 4)
-        rem = int(hands[0] | hands[1] | hands[2] | hands[3])
-        n = _gen_moves(hands, declarer, legal, rem | 1 << lead, 1, 0, lead >> 4, lead, 0, -1, 3, 1 << declarer,
-                       True, -1, scratch, 0)  # fmt: skip
-        assert n == 2
-        assert int(scratch[CANDIDATES, 0, 0]) == parse_card(first), south
-        assert _overtaken(hands, declarer, parse_card("6C"), 0) == (first == "6C")
+        hands, candidates = _second_hand_order(f"N:AK... .2..62 ...{south} ..432.", "5C", declarer=1)
+        assert candidates == [parse_card(first), parse_card({"6C": "2C", "2C": "6C"}[first])], south
+        assert _overtaken(hands, 1, parse_card("6C"), 0) == (first == "6C")
 
 
 def test_misere_defenders_play_high_in_a_trick_the_declarer_cannot_take(compiled_kernels):
@@ -186,18 +177,26 @@ def test_misere_defenders_play_high_in_a_trick_the_declarer_cannot_take(compiled
     (it takes the lead and keeps the low cards) is tried first. With the king of clubs in West's hand
     West could be made to win, and East ducks first as before. Move ordering only.
     """
+    from wiezen_sim.cards import parse_card
+
+    for west, first in (("864", "AC"), ("K64", "TC")):
+        _, candidates = _second_hand_order(f"N:...J9 ...AT5 ...32 ...{west}", "QC", declarer=3)
+        assert len(candidates) == 3 and candidates[0] == parse_card(first), west
+
+
+def _second_hand_order(deal: str, lead: str, declarer: int) -> tuple[np.ndarray, list[int]]:
+    """The hands of ``deal`` (North has led ``lead``, not in it) and East's candidate cards in the
+    search's order, in a misère question (no trump, ``declarer`` alone, three tricks left)."""
     from wiezen_sim.cards import parse_card, parse_deal
     from wiezen_sim.kernel.dd.entry import new_scratch
     from wiezen_sim.kernel.dd.layout import CANDIDATES
     from wiezen_sim.kernel.dd.moves import _gen_moves, _legal
 
-    lead = parse_card("QC")
-    for west, first in (("864", "AC"), ("K64", "TC")):
-        hands = np.array(parse_deal(f"N:...J9 ...AT5 ...32 ...{west}", cards_per_hand=None), dtype=np.int64)
-        player, declarer, scratch = 1, 3, new_scratch()
-        legal = _legal(hands[player], lead >> 4)
-        rem = int(hands[0] | hands[1] | hands[2] | hands[3])
-        n = _gen_moves(hands, player, legal, rem | 1 << lead, 1, 0, lead >> 4, lead, 0, -1, 3, 1 << declarer,
-                       True, -1, scratch, 0)  # fmt: skip
-        assert n == 3
-        assert int(scratch[CANDIDATES, 0, 0]) == parse_card(first), west
+    card = parse_card(lead)
+    hands = np.array(parse_deal(deal, cards_per_hand=None), dtype=np.int64)
+    scratch = new_scratch()
+    legal = _legal(hands[1], card >> 4)
+    rem = int(hands[0] | hands[1] | hands[2] | hands[3])
+    n = _gen_moves(hands, 1, legal, rem | 1 << card, 1, 0, card >> 4, card, 0, -1, 3, 1 << declarer, True, -1,
+                   scratch, 0)  # fmt: skip
+    return hands, [int(c) for c in scratch[CANDIDATES, 0, :n]]

@@ -131,13 +131,12 @@ def _guarded_suit(hands, seat, s, may_race, exit_suit):
     if g == 0 or j == rounds:
         return 1  # the ducks condition holds for the whole suit
     h = popcount(g)
-    # per seat 4 bits: the tricks led in s it surely still holds the suit in (at most 13;
-    # 0 for none, which no j >= 1 passes either way), plain and raced (both budgets from
+    # per seat 4 bits: its cards of s less its budget of discards, plain and raced (at most 13, 0 for
+    # none; the tricks led in s it surely still holds the suit in, see the docstring; both budgets from
     # one pass; words, not arrays: this runs at most trick starts of a misère search,
     # where an allocation cost as much as the rest)
     lasts = 0
     lasts_raced = 0
-    counts_raced = 0  # per seat 4 bits: the tricks it surely lasts while the seat holds its top h cards, raced
     for k in (1, 2, 3):
         x = (seat + k) & 3
         lane_x = (hands[x] >> (16 * s)) & LANE
@@ -163,48 +162,47 @@ def _guarded_suit(hands, seat, s, may_race, exit_suit):
             budget_raced += min(void_tricks, max(0, popcount((hands[seat] >> (16 * u)) & LANE) - held))
         spent = 1 if exit_suit == s or (exit_suit >= 0 and (hands[x] >> (16 * exit_suit)) & LANE == 0) else 0
         lasts |= max(popcount(lane_x) - budget - spent, 0) << (4 * x)
-        if popcount(lane_x) - budget_raced - spent >= popcount(mine):
-            lasts_raced |= rounds << (4 * x)
-        counts_raced |= max(popcount(lane_x) - budget_raced - spent, 0) << (4 * x)
+        lasts_raced |= max(popcount(lane_x) - budget_raced - spent, 0) << (4 * x)
     # the top h cards, the highest first: the i-th lowest of them needs a guard above it that lasts h + 1 - i tricks
     top = True
     top_raced = may_race
     i = 1
     while g and (top or top_raced):
-        e = lowest_index(g)
-        covered = False
-        covered_raced = False
-        for k in (1, 2, 3):
-            x = (seat + k) & 3
-            lane_x = (hands[x] >> (16 * s)) & LANE
-            if lane_x and lowest_index(lane_x) > e:
-                covered |= (lasts >> (4 * x)) & 15 >= h + 1 - i
-                covered_raced |= (counts_raced >> (4 * x)) & 15 >= h + 1 - i
+        covered, covered_raced = _guard_lasts(hands, seat, s, lowest_index(g), lasts, h + 1 - i, lasts_raced, h + 1 - i)
         top &= covered
         top_raced &= covered_raced
         g &= g - 1
         i += 1
     if top or top_raced:
         return 1 if top else 2
+    # the lowest card first: d_j needs a guard that lasts the j-th trick (raced: every trick the seat holds the suit in)
     plain = True
     raced = may_race
     g = mine
     j = 1
     while g and j <= rounds and (plain or raced):
-        d = lowest_index(g)
-        guarded = False
-        guarded_raced = False
-        for k in (1, 2, 3):
-            x = (seat + k) & 3
-            lane_x = (hands[x] >> (16 * s)) & LANE
-            if lane_x and lowest_index(lane_x) > d:
-                guarded |= (lasts >> (4 * x)) & 15 >= j
-                guarded_raced |= (lasts_raced >> (4 * x)) & 15 >= j
+        guarded, guarded_raced = _guard_lasts(hands, seat, s, lowest_index(g), lasts, j, lasts_raced, popcount(mine))
         plain &= guarded
         raced &= guarded_raced
         g &= g - 1
         j += 1
     return 1 if plain else (2 if raced else 0)
+
+
+@njit(cache=True, inline="always")
+def _guard_lasts(hands, seat, s, card, lasts, need, lasts_raced, need_raced):
+    """``(plain, raced)``: does another seat hold cards of ``s`` only above ``card`` (a guard of it) and surely
+    hold the suit for ``need`` tricks led in it (its count in ``lasts``, 4 bits per seat), or raced for
+    ``need_raced`` (in ``lasts_raced``)? See :func:`_guarded_suit`."""
+    plain = False
+    raced = False
+    for k in (1, 2, 3):
+        x = (seat + k) & 3
+        lane_x = (hands[x] >> (16 * s)) & LANE
+        if lane_x and lowest_index(lane_x) > card:
+            plain |= (lasts >> (4 * x)) & 15 >= need
+            raced |= (lasts_raced >> (4 * x)) & 15 >= need_raced
+    return plain, raced
 
 
 @njit(cache=True)
