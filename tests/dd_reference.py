@@ -116,7 +116,7 @@ def ref_exact(hands, trump, leader, trick, side, k) -> bool:
         if need < 0:
             return False
         seat = (leader + len(trick)) % 4
-        results = []
+        want = seat in side  # the side looks for one card that makes it, the others for one that breaks it
         for card in _legal(hands[seat], trick):
             h2 = _play(hands, seat, card)
             t2 = (*trick, card)
@@ -125,8 +125,9 @@ def ref_exact(hands, trump, leader, trick, side, k) -> bool:
                 r = can(h2, w, (), need - (1 if w in side else 0))
             else:
                 r = can(h2, leader, t2, need)
-            results.append(r)
-        return any(results) if seat in side else all(results)
+            if r == want:
+                return want
+        return not want
 
     return can(tuple(tuple(sorted(h)) for h in hands), leader, tuple(trick), k)
 
@@ -184,32 +185,6 @@ def misere_ending(rng: np.random.Generator, n_cards: int, declarer: int, in_prog
     leader = int(rng.integers(4))
     trick = start_trick(rng, hands, leader, int(rng.integers(0, 4))) if in_progress else []
     return hands, leader, trick
-
-
-def ref_escapes(hands, leader: int, declarer: int) -> bool:
-    """No trump, a trick's start: can ``declarer`` lose every trick from here (``hands`` int64[4] masks)?
-    A boolean search of its own (a card that settles the question ends a node's loop), faster than
-    :func:`ref_value` on the larger endings the static misère proofs are checked on."""
-
-    @cache
-    def escapes(hands, leader, trick):
-        if not trick and not any(hands):
-            return True
-        seat = (leader + len(trick)) % 4
-        want = seat == declarer  # the declarer looks for one escaping card, the others for one that catches it
-        for card in _legal(hands[seat], trick):
-            h2 = _play(hands, seat, card)
-            t2 = (*trick, card)
-            if len(t2) == 4:
-                w = (leader + _winner_index(t2, -1)) % 4
-                r = w != declarer and escapes(h2, w, ())
-            else:
-                r = escapes(h2, leader, t2)
-            if r == want:
-                return want
-        return not want
-
-    return escapes(tuple(tuple(sorted(ref_cards(int(h)))) for h in hands), leader, ())
 
 
 def check_misere_ending(solver, hands, leader, trick, declarer) -> None:

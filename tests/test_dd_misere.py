@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.dd_reference import check_misere_ending, misere_ending, ref_args, ref_escapes, ref_exact, ref_value
+from tests.dd_reference import check_misere_ending, misere_ending, ref_args, ref_exact, ref_value
 from wiezen_sim.solvers.dd import DDSolver
 
 
@@ -63,6 +63,21 @@ def test_misere_questions_larger_endings_slow(solver, seed):
         check_misere_ending(solver, hands, leader, trick, declarer)
 
 
+def _escapes(hands, leader: int, declarer: int) -> bool:
+    """The brute force: can ``declarer`` lose every trick from this trick's start (no trump)?"""
+    return ref_exact(*ref_args(hands, None, leader, (), 1 << declarer), 0)
+
+
+def _guarded(hands, declarer: int, s: int) -> int:
+    """``misere._guarded_suit`` of the declarer's suit ``s`` (1 where the ducks condition holds already)."""
+    from wiezen_sim.kernel.dd.misere import _ducks_top, _guarded_suit
+
+    lanes = [int(h) >> (16 * s) & 0xFFFF for h in hands]
+    others = [lanes[q] for q in range(4) if q != declarer]
+    top = _ducks_top(lanes[declarer], others[0] | others[1] | others[2], max(bin(x).count("1") for x in others))
+    return _guarded_suit(hands, declarer, s, True, -1, top) if top else 1
+
+
 def _check_static_misere_proofs(seed: int, n_cards: int, count: int) -> tuple[int, int, int]:
     """The static misère proofs of ``wiezen_sim.kernel.dd.misere`` on random trick starts against the
     brute force: the declarer not on lead, "it never wins a trick" (``_never_wins``, the ducks condition
@@ -70,7 +85,7 @@ def _check_static_misere_proofs(seed: int, n_cards: int, count: int) -> tuple[in
     trick" (``_misere_exit``). The declarer is void in a random suit in most endings (a raced suit
     needs one). Returns how many proofs fired: never wins (of which with a suit that only racing
     guards), safe exits, forced wins."""
-    from wiezen_sim.kernel.dd.misere import _guarded_suit, _misere_exit, _never_wins
+    from wiezen_sim.kernel.dd.misere import _misere_exit, _never_wins
 
     rng = np.random.default_rng(seed)
     never = raced = exits = forced = 0
@@ -84,15 +99,15 @@ def _check_static_misere_proofs(seed: int, n_cards: int, count: int) -> tuple[in
                 continue
             never += 1
             held = [s for s in range(4) if int(hands[declarer]) >> (16 * s) & 0xFFFF]
-            raced += any(_guarded_suit(hands, declarer, s, True, -1) == 2 for s in held)
-            assert ref_escapes(hands, leader, declarer), where
+            raced += any(_guarded(hands, declarer, s) == 2 for s in held)
+            assert _escapes(hands, leader, declarer), where
         else:
             answer, _ = _misere_exit(hands.copy(), declarer)
             if answer == 0:
                 continue
             exits += answer > 0
             forced += answer < 0
-            assert ref_escapes(hands, leader, declarer) == (answer > 0), where
+            assert _escapes(hands, leader, declarer) == (answer > 0), where
     return never, raced, exits + forced
 
 
@@ -116,10 +131,10 @@ def test_raced_suit_guards_count_only_the_tricks_the_declarer_follows_in(compile
     from wiezen_sim.kernel.dd.misere import _misere_exit, _never_wins
 
     hands = np.array(parse_deal("N:.9.64.T .4.32.9 .AJT..5 Q4..K.K", cards_per_hand=None), dtype=np.int64)
-    assert ref_escapes(hands, 0, 1)
+    assert _escapes(hands, 0, 1)
     assert _never_wins(hands, -1, 1 << 1, True, -1) >= 0
     hands = np.array(parse_deal("N:85..JT.T7 AJ..K76.A 97.85.95. KQ.J6.Q.5", cards_per_hand=None), dtype=np.int64)
-    assert not ref_escapes(hands, 2, 2)
+    assert not _escapes(hands, 2, 2)
     assert _misere_exit(hands.copy(), 2)[0] <= 0
 
 
@@ -132,16 +147,16 @@ def test_guards_above_the_declarers_top_cards_take_them_first(compiled_kernels):
     the nine to the first club trick and keeps the two, below North's three. The brute force agrees.
     In the second ending East's C7 and C4 both fail the ducks condition, each with its own guard."""
     from wiezen_sim.cards import parse_deal
-    from wiezen_sim.kernel.dd.misere import _guarded_suit, _never_wins
+    from wiezen_sim.kernel.dd.misere import _never_wins
 
     hands = np.array(parse_deal("N:..6.JT3 ..52.92 .J5..A8 AJ...KQ", cards_per_hand=None), dtype=np.int64)
-    assert ref_escapes(hands, 2, 1)
-    assert _guarded_suit(hands, 1, 3, True, -1) == 2  # clubs: only raced
+    assert _escapes(hands, 2, 1)
+    assert _guarded(hands, 1, 3) == 2  # clubs: only raced
     assert _never_wins(hands, -1, 1 << 1, True, -1) >= 0
     # two guards: West's queen covers East's C7 (the first club trick), North's CJ5 its C4 (the second)
     hands = np.array(parse_deal("N:T.4.5.J5 7.52..74 ..3.AT93 9.6.76.Q", cards_per_hand=None), dtype=np.int64)
-    assert ref_escapes(hands, 3, 1)
-    assert _guarded_suit(hands, 1, 3, True, -1) == 2
+    assert _escapes(hands, 3, 1)
+    assert _guarded(hands, 1, 3) == 2
     assert _never_wins(hands, -1, 1 << 1, True, -1) >= 0
 
 

@@ -52,11 +52,26 @@ def _never_wins_bound(hands, trump, mmask, cmask, lo, hi, tl, leader):
     return -1, 0
 
 
+@njit(cache=True, inline="always")
+def _ducks_top(mine, theirs, rounds):
+    """The ducks condition of :func:`_never_wins` for one suit (``mine``: the seat's cards, ``theirs``: the
+    others', lanes; ``rounds``: the most cards of it one other seat holds): 0 when it holds, else the
+    seat's cards from the first that fails it up (the j-th lowest not below the others' j-th lowest)."""
+    while mine and rounds:
+        if lowest_index(mine) > lowest_index(theirs):
+            return mine
+        mine &= mine - 1
+        theirs &= theirs - 1
+        rounds -= 1
+    return 0
+
+
 @njit(cache=True)
-def _guarded_suit(hands, seat, s, may_race, exit_suit):
+def _guarded_suit(hands, seat, s, may_race, exit_suit, top):
     """No trump, ``seat`` never leads (it wins no trick): can the others never make it win a
     trick led in suit ``s``? 1: yes; 2: only if it races the suit (asked only when
-    ``may_race``); 0: not shown.
+    ``may_race``); 0: not shown. ``top``: its cards of ``s`` that fail the ducks condition
+    and those above them (:func:`_ducks_top`, not 0).
 
     The seat plays its lowest card of the suit to every trick led in it (it discards its
     highest). Let d_j be its j-th lowest card; the suit is led at most ``rounds`` more
@@ -88,9 +103,8 @@ def _guarded_suit(hands, seat, s, may_race, exit_suit):
     seat's cards plus one: X lasts every trick when its cards minus that budget are at
     least the seat's cards of ``s``.
     The suit is safe when every d_j (j up to ``rounds``) has a guard that lasts the
-    j-th trick. It is safe too when the seat's cards above its lowest ones that meet the
-    ducks condition of :func:`_never_wins` (its j-th lowest below the others' j-th
-    lowest), e_1 < ... < e_h, each have a guard (its cards of ``s`` all above e_i) that
+    j-th trick. It is safe too when the seat's cards in ``top`` (above its lowest ones that
+    meet the ducks condition), e_1 < ... < e_h, each have a guard (its cards of ``s`` all above e_i) that
     lasts h + 1 - i tricks: the seat plays the highest of them it holds to each trick
     led in ``s`` (a guard of it follows above it), then keeps the ducks condition with
     the rest (the others' cards only leave: their j-th lowest rises, their longest
@@ -114,23 +128,9 @@ def _guarded_suit(hands, seat, s, may_race, exit_suit):
     """
     mine = (hands[seat] >> (16 * s)) & LANE
     rounds = 0
-    theirs = 0
     for k in (1, 2, 3):
-        lane_k = (hands[(seat + k) & 3] >> (16 * s)) & LANE
-        rounds = max(rounds, popcount(lane_k))
-        theirs |= lane_k
-    # the top cards first: the seat's lowest cards that meet the ducks condition of _never_wins
-    # (its j-th lowest below the others' j-th lowest), and the h cards above them
-    g = mine
-    o = theirs
-    j = 0
-    while g and j < rounds and lowest_index(g) < lowest_index(o):
-        g &= g - 1
-        o &= o - 1
-        j += 1
-    if g == 0 or j == rounds:
-        return 1  # the ducks condition holds for the whole suit
-    h = popcount(g)
+        rounds = max(rounds, popcount((hands[(seat + k) & 3] >> (16 * s)) & LANE))
+    h = popcount(top)
     # per seat 4 bits: its cards of s less its budget of discards, plain and raced (at most 13, 0 for
     # none; the tricks led in s it surely still holds the suit in, see the docstring; both budgets from
     # one pass; words, not arrays: this runs at most trick starts of a misère search,
@@ -164,17 +164,18 @@ def _guarded_suit(hands, seat, s, may_race, exit_suit):
         lasts |= max(popcount(lane_x) - budget - spent, 0) << (4 * x)
         lasts_raced |= max(popcount(lane_x) - budget_raced - spent, 0) << (4 * x)
     # the top h cards, the highest first: the i-th lowest of them needs a guard above it that lasts h + 1 - i tricks
-    top = True
-    top_raced = may_race
+    first = True
+    first_raced = may_race
+    g = top
     i = 1
-    while g and (top or top_raced):
+    while g and (first or first_raced):
         covered, covered_raced = _guard_lasts(hands, seat, s, lowest_index(g), lasts, h + 1 - i, lasts_raced, h + 1 - i)
-        top &= covered
-        top_raced &= covered_raced
+        first &= covered
+        first_raced &= covered_raced
         g &= g - 1
         i += 1
-    if top or top_raced:
-        return 1 if top else 2
+    if first or first_raced:
+        return 1 if first else 2
     # the lowest card first: d_j needs a guard that lasts the j-th trick (raced: every trick the seat holds the suit in)
     plain = True
     raced = may_race
@@ -259,20 +260,15 @@ def _never_wins(hands, trump, group, ducks, exit_suit):
             for p in range(4):
                 if not (group >> p) & 1:
                     rounds = max(rounds, popcount((hands[p] >> (16 * s)) & LANE))
-            suit_g = g
-            while g and rounds:
-                if lowest_index(g) > lowest_index(o):
-                    guarded = 0
-                    if trump < 0:
-                        guarded = _guarded_suit(hands, highest_index(group), s, not race_used, exit_suit)
-                    if guarded == 0:
-                        return -1
-                    race_used |= guarded == 2
-                    low = lowest_index(suit_g)
-                    break
-                g &= g - 1
-                o &= o - 1
-                rounds -= 1
+            top = _ducks_top(g, o, rounds)
+            if top:
+                guarded = 0
+                if trump < 0:
+                    guarded = _guarded_suit(hands, highest_index(group), s, not race_used, exit_suit, top)
+                if guarded == 0:
+                    return -1
+                race_used |= guarded == 2
+                low = lowest_index(g)
         elif highest_index(g) > lowest_index(o):
             return -1
         rel |= 1 << (16 * s + low)

@@ -535,13 +535,14 @@ def _gen_moves(
                     if fourth_beats and s == lead_suit:
                         sc += FOURTH_WINS
             else:
-                if wins and player == decl and not discard and _overtaken(hands, player, c, leader):
-                    wins = False  # the misère declarer's card is beaten by a seat after it: a safe duck
-                sc = r + DUCK_WINS if wins else r
-                if wins and decl >= 0 and player != decl and ((decl - leader) & 3) > pos and not discard:
-                    sc = DUCK_WINS - r  # a defender before the declarer that must overtake: lowest first
                 if decl_beaten and player != decl:
                     sc = r
+                elif wins and decl >= 0 and player != decl and ((decl - leader) & 3) > pos and not discard:
+                    sc = DUCK_WINS - r  # a defender before the declarer that must overtake: lowest first
+                else:
+                    if wins and player == decl and not discard and _overtaken(hands, player, c, leader):
+                        wins = False  # the misère declarer's card is beaten by a seat after it: a safe duck
+                    sc = r + DUCK_WINS if wins else r
         if c == tt_move:
             sc += tt_bonus
         scratch[SCORES, ply, k] = sc
