@@ -434,6 +434,22 @@ def _gen_moves(
         elif trump >= 0 and (third >> (16 * trump)) & LANE:
             b3 = 16 * trump + highest_index((third >> (16 * trump)) & LANE)
             fourth_beats = _can_beat(hands[(player + 2) & 3], b3, lead_suit, trump)
+    # second hand, its teammate third (a partnership of neighbours): does the teammate's best card beat the
+    # card winning now and every card the fourth hand (an opponent) can play? Then second hand low, as with
+    # fourth_beats. Ours (session 43; no partnership of opposite seats and no lone declarer reaches it):
+    # advise_suite's vraag tests with a fixed partner 63.16 M -> 61.47 M trick nodes, the accepting pair's
+    # counts 19.35 M -> 18.74 M, troel 9.90 M -> 9.83 M
+    third_beats = False
+    if pos == 1 and (team_mask >> ((player + 1) & 3)) & 1 and not (team_mask >> ((player + 2) & 3)) & 1:
+        mate = hands[(player + 1) & 3]
+        lane_m = (mate >> (16 * lead_suit)) & LANE
+        best_m = -1
+        if lane_m:
+            best_m = 16 * lead_suit + highest_index(lane_m)
+        elif trump >= 0 and (mate >> (16 * trump)) & LANE:
+            best_m = 16 * trump + highest_index((mate >> (16 * trump)) & LANE)
+        if best_m >= 0 and beats(best_m, win_card, trump):
+            third_beats = not _can_beat(hands[(player + 2) & 3], best_m, lead_suit, trump)
     last = (player + 1) & 3  # the fourth hand, for the third hand's choice
     last_opp = not (team_mask >> last) & 1
     # third hand: the cheapest card that forces out the fourth hand's top card of the suit
@@ -532,7 +548,7 @@ def _gen_moves(
                         sc += WINS_RUFF
                 elif not discard:
                     sc = -r
-                    if fourth_beats and s == lead_suit:
+                    if (fourth_beats or third_beats) and s == lead_suit:
                         sc += FOURTH_WINS
             else:
                 if decl_beaten and player != decl:
