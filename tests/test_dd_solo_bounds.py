@@ -1,4 +1,5 @@
-"""The kernel's bounds for one declarer against three defenders, against brute force.
+"""The kernel's bounds for one declarer against three defenders, and for a side that needs every
+trick left, against brute force.
 
 Each bound claims a number of tricks "whatever anybody plays" (or under best play); the
 brute force in :mod:`tests.dd_reference` checks the claim on random endings where the
@@ -12,7 +13,14 @@ import numpy as np
 import pytest
 
 from tests.dd_reference import SUIT_LANE, ref_args, ref_cards, ref_exact, ref_fewest, ref_value, start_trick
-from wiezen_sim.kernel.dd.bounds import _lone_sure_trick, _lone_trump_behind, _lone_trump_lead, _trump_length_tricks
+from wiezen_sim.cards import parse_deal
+from wiezen_sim.kernel.dd.bounds import (
+    _lone_sure_trick,
+    _lone_trump_lead,
+    _top_suit_tricks,
+    _trump_behind,
+    _trump_length_tricks,
+)
 from wiezen_sim.solvers.dd import DDSolver
 
 ONE_VS_THREE = [0b0001, 0b0010, 0b0100, 0b1000, 0b1110, 0b1101, 0b1011, 0b0111]
@@ -193,7 +201,7 @@ def test_lone_trump_behind_is_a_proof(compiled_kernels, seed):
         seat_above = rho if rng.random() < 0.7 else lho
         hands, trump = _behind_ending(rng, declarer, seat_above)
         leader = int(rng.choice([q for q in range(4) if q != declarer]))
-        dec = _lone_trump_behind(hands, declarer, trump)
+        dec = _trump_behind(hands, 1 << declarer, trump)
         if not dec and seat_above == rho:
             continue
         best = ref_value(_ref_hands(hands), trump, leader, (), frozenset([declarer]))
@@ -212,6 +220,70 @@ def test_lone_trump_behind_is_a_proof(compiled_kernels, seed):
                     lho_false += best == 0
     assert fired > 50
     assert lho_false > 0
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_trump_behind_is_a_proof_for_any_side(compiled_kernels, seed):
+    """The same bound for a side of two or three seats (a vraag pair, three defenders): when it claims
+    a trick for the side not on lead, the side takes one under best play (brute force), and the solver
+    finds the brute force's value. The claim for the side on lead is false in some of these endings
+    (the proof needs the right-hand opponent to play first in every trick): the test can fail."""
+    rng = np.random.default_rng(2300 + seed)
+    s = DDSolver(tt_mb=4, keep_table=True)
+    fired = 0
+    on_lead_false = 0
+    for _ in range(250):
+        seat = int(rng.integers(4))
+        rho = (seat + 3) & 3
+        mates = [q for q in range(4) if q not in (seat, rho) and rng.random() < 0.5]
+        team = (1 << seat) | sum(1 << q for q in mates)
+        hands, trump = _behind_ending(rng, seat, rho)
+        dec = _trump_behind(hands, team, trump)
+        if not dec:
+            continue
+        leader = int(rng.choice([q for q in range(4) if not team >> q & 1]))
+        best = ref_value(*ref_args(hands, trump, leader, (), team))
+        assert best >= 1, (hands.tolist(), trump, leader, team)
+        assert s.solve(hands, trump, leader, team) == best, (hands.tolist(), trump, leader, team)
+        assert dec >> (16 * trump) & SUIT_LANE  # a trump of the side decides
+        fired += 1
+        on_lead_false += ref_value(*ref_args(hands, trump, seat, (), team)) == 0
+    assert fired > 40
+    assert on_lead_false > 0
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_top_suit_tricks_side_cannot_take_every_trick(compiled_kernels, seed):
+    """No trump: when a side's tricks in the suits it heads (its longest holding in each) fall short
+    of the tricks left, it cannot take them all under best play (brute force), and the solver agrees.
+    As a bound on the side's tricks in general it is false (a second-best card wins once the top one
+    has fallen), as the last ending shows."""
+    rng = np.random.default_rng(2400 + seed)
+    s = DDSolver(tt_mb=4, keep_table=True)
+    fired = 0
+    tight = 0
+    for _ in range(200):
+        n = int(rng.integers(2, 5))
+        deck = rng.permutation([16 * su + r for su in range(4) for r in range(2, 15)])[: 4 * n]
+        hands = np.zeros(4, dtype=np.int64)
+        for i, c in enumerate(deck):
+            hands[i % 4] |= 1 << int(c)
+        team = int(rng.choice([1, 3, 5, 7]) << int(rng.integers(4))) & 15 or 1
+        leader = int(rng.integers(4))
+        bound, rel = _top_suit_tricks(hands, team)
+        if bound >= n:
+            continue
+        best = ref_value(*ref_args(hands, None, leader, (), team))
+        fired += 1
+        assert best <= n - 1, (hands.tolist(), leader, team, bound)
+        assert s.solve(hands, None, leader, team) == best, (hands.tolist(), leader, team)
+        assert not rel & ~int(hands[0] | hands[1] | hands[2] | hands[3])  # decisive cards are cards in play
+        tight += best == n - 1
+    assert fired > 40 and tight > 5
+    # North's ♠KQ under East's ♠A: North heads no suit, yet its queen takes the second spade trick
+    hands = np.array(parse_deal("N:KQ... A2... .32.. .54..", cards_per_hand=None), dtype=np.int64)
+    assert _top_suit_tricks(hands, 0b0001)[0] == 0
+    assert ref_value(*ref_args(hands, None, 0, (), 0b0001)) == 1 == s.solve(hands, None, 0, 0b0001)
 
 
 @pytest.fixture(scope="module")

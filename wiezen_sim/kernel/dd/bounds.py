@@ -13,9 +13,12 @@ Every bound returns with its answer the cards that decided it (partition search,
   for its side (:func:`_trump_length_tricks`);
 - one declarer against three: mid-trick, a trick it surely takes and its trumps after
   it (:func:`_lone_sure_trick`); on lead, a trump lead counted one trick ahead
-  (:func:`_lone_trump_lead`); not on lead, a trick with its top trump when the higher
-  trumps are all its right-hand opponent's and fewer than its trumps
-  (:func:`_lone_trump_behind`);
+  (:func:`_lone_trump_lead`);
+- a side that needs every trick left, as DDS's LaterTricks: the other side not on lead
+  takes one with its top trump when the higher trumps are all its right-hand opponent's
+  and fewer than its trumps (:func:`_trump_behind`); without trumps, a side takes
+  tricks only in the suits it heads, at most its longest holding there
+  (:func:`_top_suit_tricks`);
 - the seats that can never win a trick again or must win one (misère proofs, in
   :mod:`.misere`);
 - the last trick, whose cards are all forced (:func:`_last_trick`).
@@ -594,41 +597,73 @@ def _second_hand_tricks(hands, player, trump, lead_suit, win_card, win_seat, tea
 
 
 @njit(cache=True, inline="always")
-def _lone_trump_behind(hands, declarer, trump):
-    """A lone declarer not on lead takes a trick with its top trump: the decisive card, or 0.
+def _trump_behind(hands, team, trump):
+    """A team not on lead takes a trick with a trump behind the higher ones: the decisive card, or 0.
 
-    One seat against three, at a trick's start with a defender on lead. Let X be the
-    declarer's highest trump, k its trumps, H the defenders' trumps above X. When every
-    card of H is held by the declarer's right-hand opponent (RHO) and |H| <= k - 1, the
-    declarer takes at least one trick. Until it wins a trick the declarer never leads, so
-    in every trick RHO plays before it. The declarer never plays X in a trick in which RHO
-    played a card of H (an H-trick): there, when it must play a trump (a trump led, or
-    void with only trumps), it plays its lowest trump. In any other trick in which it has
-    to play a trump it plays X, which wins: the trumps above X are RHO's, who played none
-    of them, so no card before X beats it and no seat after it holds a higher trump.
-    Otherwise it follows suit or discards a side card. So its lower trumps go only in
-    H-tricks, one in each, at most |H| <= k - 1 of them: in an H-trick it still holds a
-    lower trump (at most |H| - 1 went before), and since X is played in some trick at the
-    latest the last one, X is played in a trick that is not an H-trick, and wins.
-    (|H| = 0 is the top-trump bound.) Decisive: X (the owners of the cards from X up
-    give H and where it lies; trump lengths are in the table key).
+    At a trick's start with an opponent of the team on lead. For a seat P of the team let X
+    be P's highest trump, k its trumps, H the other seats' trumps above X. When every card
+    of H is held by P's right-hand opponent (RHO, not of the team) and |H| <= k - 1, the
+    team takes at least one trick. Until the team wins a trick none of its seats leads, so
+    in every trick RHO plays before P. P never plays X in a trick in which RHO played a
+    card of H (an H-trick): there, when it must play a trump (a trump led, or void with
+    only trumps), it plays its lowest trump. In any other trick in which it has to play a
+    trump it plays X, which wins: the trumps above X are RHO's, who played none of them, so
+    no card before X beats it and no seat after it holds a higher trump. Otherwise it
+    follows suit or discards a side card (its teammates play as they like: a trick they
+    win is the team's). So its lower trumps go only in H-tricks, one in each, at most
+    |H| <= k - 1 of them: in an H-trick it still holds a lower trump (at most |H| - 1 went
+    before), and since X is played in some trick at the latest the last one, X is played
+    in a trick that is not an H-trick, and wins. (|H| = 0 is the top-trump bound; a guarded
+    second-best trump behind the top one is DDS's case, LaterTricks.) Decisive: X (the
+    owners of the cards from X up give H and where it lies; trump lengths are in the
+    table key).
     """
     sh = 16 * trump
-    mine = (hands[declarer] >> sh) & LANE
-    if mine == 0:
-        return 0
-    x = highest_index(mine)
-    above = ~((2 << x) - 1) & LANE
-    rho = (declarer + 3) & 3
-    h = 0
-    for q in range(4):
-        if q == declarer:
+    for p in range(4):
+        rho = (p + 3) & 3
+        if not (team >> p) & 1 or (team >> rho) & 1:
             continue
-        y = (hands[q] >> sh) & LANE & above
-        if y:
-            if q != rho:
-                return 0
-            h = popcount(y)
-    if h > popcount(mine) - 1:
-        return 0
-    return 1 << (sh + x)
+        mine = (hands[p] >> sh) & LANE
+        if mine == 0:
+            continue
+        x = highest_index(mine)
+        above = ~((2 << x) - 1) & LANE
+        h = popcount((hands[rho] >> sh) & LANE & above)
+        if h <= popcount(mine) - 1 and not (hands[(p + 1) & 3] | hands[(p + 2) & 3]) >> sh & LANE & above:
+            return 1 << (sh + x)
+    return 0
+
+
+@njit(cache=True)
+def _top_suit_tricks(hands, team):
+    """No trump left: can ``team`` take every trick left? At most one trick in each suit led, per
+    card of its longest holding there (every seat holding the suit follows) and only in the suits in
+    which it holds the highest card (elsewhere the opponent holding it wins), as DDS's LaterTricks.
+
+    Returns ``(tricks, decisive cards)``: the bound on the team's tricks and the opponents' highest
+    cards in the suits they head where another seat also holds cards (their ranks prove they head it;
+    the other suits' heads need only the lengths of the table key).
+    """
+    tricks = 0
+    rel = 0
+    for s in range(4):
+        top = -1
+        top_seat = -1
+        longest = 0
+        holders = 0
+        for p in range(4):
+            lane = (hands[p] >> (16 * s)) & LANE
+            if lane:
+                holders += 1
+                if highest_index(lane) > top:
+                    top = highest_index(lane)
+                    top_seat = p
+                if (team >> p) & 1:
+                    longest = max(longest, popcount(lane))
+        if top_seat < 0:
+            continue
+        if (team >> top_seat) & 1:
+            tricks += longest
+        elif holders > 1:
+            rel |= 1 << (16 * s + top)
+    return tricks, rel
