@@ -596,6 +596,27 @@ def _second_hand_tricks(hands, player, trump, lead_suit, win_card, win_seat, tea
     return tricks, rel
 
 
+@njit(cache=True)
+def _later_tricks(hands, rem, trump, mmask, leader, lo, tl):
+    """``(answer, decisive cards)`` at a trick's start when one side needs every trick left (``lo``
+    is 1 or ``tl``, both sides wanting tricks): the other side surely takes one with a trump behind
+    the higher ones when not on lead (:func:`_trump_behind`), or, without trumps, outside the suits
+    the needing side heads (:func:`_top_suit_tricks`); answer -1: undecided."""
+    needer = mmask if lo == tl else 15 ^ mmask
+    other = 15 ^ needer
+    if trump >= 0 and rem & (LANE << (16 * trump)):
+        if (other >> leader) & 1:
+            return -1, 0
+        dec = _trump_behind(hands, other, trump)
+        if dec == 0:
+            return -1, 0
+    else:
+        tricks, dec = _top_suit_tricks(hands, needer)
+        if tricks >= tl:
+            return -1, 0
+    return (0 if needer == mmask else 1), dec
+
+
 @njit(cache=True, inline="always")
 def _trump_behind(hands, team, trump):
     """A team not on lead takes a trick with a trump behind the higher ones: the decisive card, or 0.

@@ -43,11 +43,10 @@ from numba import njit, types
 from wiezen_sim.kernel.bits import LANE, lowest_index, popcount
 from wiezen_sim.kernel.dd.bounds import (
     _last_trick,
+    _later_tricks,
     _lead_quick_tricks,
     _lone_sure_quick_tricks,
     _second_hand_quick_tricks,
-    _top_suit_tricks,
-    _trump_behind,
     _trump_bound,
 )
 from wiezen_sim.kernel.dd.layout import (
@@ -207,22 +206,15 @@ def _search(
         # one side needs every trick left: does the other surely take one? (as DDS's LaterTricks; ours,
         # session 43: list1000's first 200 tables 185,008,558 -> 176,536,404 trick nodes; solo_corpus.py's
         # exact counts 29.91 M -> 28.97 M, in no trump 21.58 M -> 11.38 M; the vraag tests of advise_suite's
-        # first 60 hands 11.76 M -> 11.57 M)
+        # first 60 hands 11.76 M -> 11.57 M). In time about even: the time per trick node rose as much (the lone
+        # declarer's counts of advise_suite's first 60 hands, 6 deals each: 3.4 % fewer trick nodes, CPU ratio
+        # 1.02, 0.97-1.05 over 4 paired runs; list1000's first 60 tables 22.3 -> 22.1 s)
         if one_sided and cmask == mmask and (lo == 1 or lo == tl):
-            needer = mmask if lo == tl else 15 ^ mmask
-            other = 15 ^ needer
-            took = False
-            if trump >= 0 and rem & (LANE << (16 * trump)):
-                if not (other >> leader) & 1:
-                    dec = _trump_behind(hands, other, trump)
-                    took = dec != 0
-            else:
-                tricks, dec = _top_suit_tricks(hands, needer)
-                took = tricks < tl
-            if took:
+            answer, dec = _later_tricks(hands, rem, trump, mmask, leader, lo, tl)
+            if answer >= 0:
                 stats[STAT_TOP_TRUMPS] += 1
                 scratch[PER_PLY, ply, DECISIVE] = dec
-                return needer != mmask
+                return answer == 1
         if use_tt:
             tag, flip = _question_tag(mmask, cmask, lo, hi, one_sided)
             if tag >= 0:
