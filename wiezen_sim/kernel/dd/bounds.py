@@ -9,8 +9,9 @@ Every bound returns with its answer the cards that decided it (partition search,
 - the trump bounds: the highest trump takes a trick for its holder's side, the two
   highest take two in one hand or on a side that wants tricks, and when one side holds
   no trump the other takes a trick with every trump of its longest trump hand
-  (:func:`_trump_bound`), and a hand's trumps beyond the opponents' higher ones win
-  for its side (:func:`_trump_length_tricks`);
+  (:func:`_trump_bound`; with the later tricks below, :func:`_count_bounds`), and a
+  hand's trumps beyond the opponents' higher ones win for its side
+  (:func:`_trump_length_tricks`);
 - one declarer against three: mid-trick, a trick it surely takes and its trumps after
   it (:func:`_lone_sure_trick`); on lead, a trump lead counted one trick ahead
   (:func:`_lone_trump_lead`);
@@ -56,8 +57,20 @@ def _last_trick(hands, leader, trump):
 
 # not inlined into the search: numba's code for the recursive search ran slower with it (list1000's first 60 deals,
 # 2 vs 2 exact in hearts and spades, the same 9.49 M trick nodes in 5.3-5.5 s inlined, 5.1-5.2 s called; the
-# example's 284 costliest PIMC questions 5.9-6.2 s -> 5.5-5.6 s)
+# example's 284 costliest PIMC questions 5.9-6.2 s -> 5.5-5.6 s). The later tricks are asked in here for the same
+# reason: called from the search itself, they made every trick node about 5 % slower (session 43, advise's
+# questions of advise_suite's 125 hands, 2 deals each: CPU ratio 1.05 for 2.1 % fewer trick nodes)
 @njit(cache=True)
+def _count_bounds(hands, rem, trump, mmask, cmask, lo, hi, tl, one_sided, leader):
+    """``(answer, decisive cards)`` at a trick's start from the trumps (:func:`_trump_bound`), else, when
+    one side needs every trick left, from the later tricks (:func:`_later_tricks`); answer -1: undecided."""
+    answer, dec = _trump_bound(hands, rem, trump, mmask, cmask, lo, hi, tl, one_sided)
+    if answer < 0 and one_sided and cmask == mmask and (lo == 1 or lo == tl):
+        answer, dec = _later_tricks(hands, rem, trump, mmask, leader, lo, tl)
+    return answer, dec
+
+
+@njit(cache=True, inline="always")
 def _trump_bound(hands, rem, trump, mmask, cmask, lo, hi, tl, one_sided):
     """``(answer, decisive cards)`` at a trick's start from the trumps; answer -1: undecided.
 
@@ -596,7 +609,7 @@ def _second_hand_tricks(hands, player, trump, lead_suit, win_card, win_seat, tea
     return tricks, rel
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _later_tricks(hands, rem, trump, mmask, leader, lo, tl):
     """``(answer, decisive cards)`` at a trick's start when one side needs every trick left (``lo``
     is 1 or ``tl``, both sides wanting tricks): the other side surely takes one with a trump behind

@@ -42,12 +42,11 @@ from numba import njit, types
 
 from wiezen_sim.kernel.bits import LANE, lowest_index, popcount
 from wiezen_sim.kernel.dd.bounds import (
+    _count_bounds,
     _last_trick,
-    _later_tricks,
     _lead_quick_tricks,
     _lone_sure_quick_tricks,
     _second_hand_quick_tricks,
-    _trump_bound,
 )
 from wiezen_sim.kernel.dd.layout import (
     BIG,
@@ -198,23 +197,15 @@ def _search(
             got = (cmask >> ws) & 1
             return lo <= got <= hi
         one_sided = hi >= tl
-        answer, dec = _trump_bound(hands, rem, trump, mmask, cmask, lo, hi, tl, one_sided)
+        # the trump bounds; when one side needs every trick left, does the other surely take one? (as DDS's
+        # LaterTricks; ours, session 43: list1000's first 200 tables 185,008,558 -> 176,536,404 trick nodes;
+        # solo_corpus.py's exact counts 29.91 M -> 28.97 M, in no trump 21.58 M -> 11.38 M; the vraag tests of
+        # advise_suite's first 60 hands 11.76 M -> 11.57 M)
+        answer, dec = _count_bounds(hands, rem, trump, mmask, cmask, lo, hi, tl, one_sided, leader)
         if answer >= 0:
             stats[STAT_TOP_TRUMPS] += 1
             scratch[PER_PLY, ply, DECISIVE] = dec
             return answer == 1
-        # one side needs every trick left: does the other surely take one? (as DDS's LaterTricks; ours,
-        # session 43: list1000's first 200 tables 185,008,558 -> 176,536,404 trick nodes; solo_corpus.py's
-        # exact counts 29.91 M -> 28.97 M, in no trump 21.58 M -> 11.38 M; the vraag tests of advise_suite's
-        # first 60 hands 11.76 M -> 11.57 M). In time about even: the time per trick node rose as much (the lone
-        # declarer's counts of advise_suite's first 60 hands, 6 deals each: 3.4 % fewer trick nodes, CPU ratio
-        # 1.02, 0.97-1.05 over 4 paired runs; list1000's first 60 tables 22.3 -> 22.1 s)
-        if one_sided and cmask == mmask and (lo == 1 or lo == tl):
-            answer, dec = _later_tricks(hands, rem, trump, mmask, leader, lo, tl)
-            if answer >= 0:
-                stats[STAT_TOP_TRUMPS] += 1
-                scratch[PER_PLY, ply, DECISIVE] = dec
-                return answer == 1
         if use_tt:
             tag, flip = _question_tag(mmask, cmask, lo, hi, one_sided)
             if tag >= 0:
