@@ -105,7 +105,7 @@ SURE_WIN = 60  # ours: second hand, a card no opponent after it beats, less its 
 RUFF_MATES_TRICK = -50  # DDS (WeightAllocTrumpVoid2): do not ruff the team's winning card
 WINS_FOR_NOW = 50  # ours (first version): a card that wins the trick so far, less its rank
 WINS_RUFF = -10  # ours (first version): ... by ruffing
-FOURTH_WINS = 70  # ours: second hand low when a teammate in the fourth seat wins the trick anyway
+MATE_WINS = 70  # ours: second hand low when a teammate after it wins the trick anyway
 # ours: the table's best lead before any other card, but not a partnership's lead (two against two, everybody
 # trying to win tricks), where the killer and the card-play weights order better: 200 list1000 tables (a fresh
 # 64 MB table each) 188,847,169 -> 185,008,558 trick nodes; DDS's small bonuses for it (bestMoveTT: 32 / 19 in no
@@ -125,6 +125,18 @@ def _can_beat(hand, card, lead_suit, trump):
         if tlane:
             return (card >> 4) != trump or highest_index(tlane) > (card & 15)
     return False
+
+
+@njit(cache=True, inline="always")
+def _best_card(hand, lead_suit, trump):
+    """The card of ``hand`` that best contests a trick led in ``lead_suit``: its highest of the suit, else its
+    highest trump; -1 when it holds neither."""
+    lane = hand & (LANE << (16 * lead_suit))
+    if lane:
+        return highest_index(lane)
+    if trump >= 0 and hand & (LANE << (16 * trump)):
+        return highest_index(hand & (LANE << (16 * trump)))
+    return -1
 
 
 @njit(cache=True, inline="always")
@@ -419,37 +431,24 @@ def _gen_moves(
     my_team = (mmask >> player) & 1
     team_mask = mmask if my_team else 15 ^ mmask
     team_winning = pos > 0 and ((team_mask >> win_seat) & 1) == 1
-    # second hand: does the fourth hand (a teammate) beat the card winning now?
-    fourth_beats = (
-        pos == 1
-        and (team_mask >> ((player + 2) & 3)) & 1
-        and _can_beat(hands[(player + 2) & 3], win_card, lead_suit, trump)
-    )
-    if fourth_beats and not (team_mask >> ((player + 1) & 3)) & 1:
-        # ... and also beats the best card the third hand can play
+    # second hand: does a teammate after it take the trick anyway? In the fourth seat: it beats the card winning
+    # now and the best card the third hand (an opponent) can play. In the third seat (a partnership of neighbours;
+    # ours, session 43: advise_suite's vraag tests with a fixed partner 63.16 M -> 61.47 M trick nodes, the
+    # accepting pair's counts 19.35 M -> 18.74 M, troel 9.90 M -> 9.83 M): its best card beats the card winning now
+    # and every card the fourth hand (an opponent) can play
+    mate_wins = False
+    if pos == 1:
         third = hands[(player + 1) & 3]
-        lane3 = (third >> (16 * lead_suit)) & LANE
-        if lane3:
-            fourth_beats = _can_beat(hands[(player + 2) & 3], 16 * lead_suit + highest_index(lane3), lead_suit, trump)
-        elif trump >= 0 and (third >> (16 * trump)) & LANE:
-            b3 = 16 * trump + highest_index((third >> (16 * trump)) & LANE)
-            fourth_beats = _can_beat(hands[(player + 2) & 3], b3, lead_suit, trump)
-    # second hand, its teammate third (a partnership of neighbours): does the teammate's best card beat the
-    # card winning now and every card the fourth hand (an opponent) can play? Then second hand low, as with
-    # fourth_beats. Ours (session 43; no partnership of opposite seats and no lone declarer reaches it):
-    # advise_suite's vraag tests with a fixed partner 63.16 M -> 61.47 M trick nodes, the accepting pair's
-    # counts 19.35 M -> 18.74 M, troel 9.90 M -> 9.83 M
-    third_beats = False
-    if pos == 1 and (team_mask >> ((player + 1) & 3)) & 1 and not (team_mask >> ((player + 2) & 3)) & 1:
-        mate = hands[(player + 1) & 3]
-        lane_m = (mate >> (16 * lead_suit)) & LANE
-        best_m = -1
-        if lane_m:
-            best_m = 16 * lead_suit + highest_index(lane_m)
-        elif trump >= 0 and (mate >> (16 * trump)) & LANE:
-            best_m = 16 * trump + highest_index((mate >> (16 * trump)) & LANE)
-        if best_m >= 0 and beats(best_m, win_card, trump):
-            third_beats = not _can_beat(hands[(player + 2) & 3], best_m, lead_suit, trump)
+        fourth = hands[(player + 2) & 3]
+        if (team_mask >> ((player + 2) & 3)) & 1:
+            mate_wins = _can_beat(fourth, win_card, lead_suit, trump)
+            if mate_wins and not (team_mask >> ((player + 1) & 3)) & 1:
+                b3 = _best_card(third, lead_suit, trump)
+                if b3 >= 0:
+                    mate_wins = _can_beat(fourth, b3, lead_suit, trump)
+        elif (team_mask >> ((player + 1) & 3)) & 1:
+            b3 = _best_card(third, lead_suit, trump)
+            mate_wins = b3 >= 0 and beats(b3, win_card, trump) and not _can_beat(fourth, b3, lead_suit, trump)
     last = (player + 1) & 3  # the fourth hand, for the third hand's choice
     last_opp = not (team_mask >> last) & 1
     # third hand: the cheapest card that forces out the fourth hand's top card of the suit
@@ -548,8 +547,8 @@ def _gen_moves(
                         sc += WINS_RUFF
                 elif not discard:
                     sc = -r
-                    if (fourth_beats or third_beats) and s == lead_suit:
-                        sc += FOURTH_WINS
+                    if mate_wins and s == lead_suit:
+                        sc += MATE_WINS
             else:
                 if decl_beaten and player != decl:
                     sc = r
