@@ -160,6 +160,48 @@ def test_guards_above_the_declarers_top_cards_take_them_first(compiled_kernels):
     assert _never_wins(hands, -1, 1 << 1, True, -1) >= 0
 
 
+def _same_owners_above(hands, decisive: int, rng: np.random.Generator):
+    """A position the table takes for the same as ``hands`` given the decisive cards ``decisive``: in
+    each suit the cards below its lowest decisive card (all of them in a suit without one) dealt again
+    at random among their holders, each keeping its number of them."""
+    out = hands.copy()
+    for s in range(4):
+        lanes = [int(h) >> (16 * s) & 0xFFFF for h in hands]
+        seg = int(decisive) >> (16 * s) & 0xFFFF
+        below = ((seg & -seg) - 1) if seg else 0xFFFF
+        small = [c for c in range(16) if below >> c & 1 and any(lane >> c & 1 for lane in lanes)]
+        owners = [p for c in small for p in range(4) if lanes[p] >> c & 1]
+        for p in range(4):
+            out[p] = int(out[p]) & ~(below << (16 * s))
+        for p, c in zip(rng.permutation(owners), small, strict=True):
+            out[p] = int(out[p]) | (1 << (16 * s + c))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_forced_wins_match_brute_force(compiled_kernels, seed):
+    """``misere._forced_win`` (a defender on lead, the declarer must win this trick): wherever it fires the
+    brute force finds no escape, also in positions with the same owners of the cards at or above its
+    decisive ones (those the table takes for the same position)."""
+    from wiezen_sim.kernel.dd.misere import _forced_win
+
+    rng = np.random.default_rng(2300 + seed)
+    fired = 0
+    for i in range(600):
+        declarer = i % 4
+        void = int(rng.integers(4)) if rng.random() < 0.5 else None
+        hands, leader, _ = misere_ending(rng, int(rng.choice([3, 4])), declarer, in_progress=False, void_suit=void)
+        if leader == declarer:
+            continue
+        dec = _forced_win(hands, leader, 1 << declarer)
+        if dec < 0:
+            continue
+        fired += 1
+        for same in (hands, _same_owners_above(hands, dec, rng), _same_owners_above(hands, dec, rng)):
+            assert not _escapes(same, leader, declarer), (same.tolist(), leader, declarer, hex(dec))
+    assert fired >= 40, fired
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(2))
 def test_static_misere_proofs_larger_endings_slow(compiled_kernels, seed):

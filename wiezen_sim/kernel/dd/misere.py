@@ -282,8 +282,10 @@ def _forced_win(hands, leader, group):
     No trump; the leader is not in ``group``. True when in some suit the seat's lowest
     card is above the leader's lowest card and above the lowest card of every other
     seat that holds the suit: the leader leads its lowest, the others follow low, and
-    the seat must follow with a card that wins. Decisive: those lowest cards (the
-    segment from the lowest of them up).
+    the seat must follow with a card that wins. Decisive: the seat's lowest card of the
+    suit (the segment from it up: the cards below it are the others', and a position with
+    the same lengths and the same owners from it up has each of them holding as many of
+    those, so each still holds a card below the seat's lowest).
     """
     m = highest_index(group)
     for s in range(4):
@@ -292,18 +294,15 @@ def _forced_win(hands, leader, group):
         if mine == 0 or lead == 0:
             continue
         low_m = lowest_index(mine)
-        low = lowest_index(lead)
-        if low > low_m:
+        if lowest_index(lead) > low_m:
             continue
         forced = True
         for p in range(4):
             lane = (hands[p] >> (16 * s)) & LANE
-            if p != m and p != leader and lane:
-                if lowest_index(lane) > low_m:
-                    forced = False
-                low = min(low, lowest_index(lane))
+            if p != m and p != leader and lane and lowest_index(lane) > low_m:
+                forced = False
         if forced:
-            return 1 << (16 * s + low)
+            return 1 << (16 * s + low_m)
     return -1
 
 
