@@ -115,19 +115,6 @@ TT_LEAD = 1000
 
 
 @njit(cache=True, inline="always")
-def _can_beat(hand, card, lead_suit, trump):
-    """Can a player holding ``hand`` beat ``card`` in a trick led in ``lead_suit`` (following suit)?"""
-    lane = (hand >> (16 * lead_suit)) & LANE
-    if lane:
-        return (card >> 4) == lead_suit and highest_index(lane) > (card & 15)
-    if trump >= 0:
-        tlane = (hand >> (16 * trump)) & LANE
-        if tlane:
-            return (card >> 4) != trump or highest_index(tlane) > (card & 15)
-    return False
-
-
-@njit(cache=True, inline="always")
 def _best_card(hand, lead_suit, trump):
     """The card of ``hand`` that best contests a trick led in ``lead_suit``: its highest of the suit, else its
     highest trump; -1 when it holds neither."""
@@ -137,6 +124,13 @@ def _best_card(hand, lead_suit, trump):
     if trump >= 0 and hand & (LANE << (16 * trump)):
         return highest_index(hand & (LANE << (16 * trump)))
     return -1
+
+
+@njit(cache=True, inline="always")
+def _can_beat(hand, card, lead_suit, trump):
+    """Can a player holding ``hand`` beat ``card`` in a trick led in ``lead_suit`` (following suit)?"""
+    best = _best_card(hand, lead_suit, trump)
+    return best >= 0 and beats(best, card, trump)
 
 
 @njit(cache=True, inline="always")
