@@ -54,15 +54,19 @@ def _short_name(llvm_name: str) -> str:
     return ".".join(parts[-2:]) if len(parts) >= 2 else llvm_name[:60]
 
 
+def _kernel_modules() -> list[str]:
+    """The kernel's module names (``wiezen_sim.kernel.dd.search``, ...)."""
+    return [
+        m.name for m in pkgutil.walk_packages(importlib.import_module(KERNEL_PACKAGE).__path__, KERNEL_PACKAGE + ".")
+    ]
+
+
 def _kernel_symbols() -> list[tuple[int, str]]:
     """``(address, name)`` of every compiled function in the libraries of the kernel's dispatchers."""
     from numba.core.registry import CPUDispatcher
 
-    import wiezen_sim.kernel.dd as kdd
-
-    names = [m.name for m in pkgutil.walk_packages(kdd.__path__, KERNEL_PACKAGE + ".")]
     symbols = set()
-    for module_name in names:
+    for module_name in _kernel_modules():
         for obj in vars(importlib.import_module(module_name)).values():
             if not isinstance(obj, CPUDispatcher):
                 continue
@@ -79,28 +83,18 @@ def _kernel_symbols() -> list[tuple[int, str]]:
 
 def _workload(args: argparse.Namespace):
     """The function that asks the workload's questions."""
-    from wiezen_sim.solvers.dd import DDSolver, NodeLimitExceeded
+    from wiezen_sim.solvers.dd import DDSolver
 
     if args.corpus is not None:
+        from experiments.benchmarks.advise_suite import replay_question
         from wiezen_sim.analysis.advise.dd_table import TT_MB
-        from wiezen_sim.cards import parse_deal
-        from wiezen_sim.vocabulary import parse_trump
 
         kinds = None if args.kinds is None else set(args.kinds.split(","))
         entries = [e for e in json.loads(args.corpus.read_text())["questions"] if kinds is None or e["kind"] in kinds]
 
         def run() -> None:
-            for e in entries:
-                trump = parse_trump(e["trump"])
-                solver = DDSolver(tt_mb=TT_MB[trump], node_limit=args.node_limit)
-                hands = parse_deal(e["pbn"], cards_per_hand=None)
-                try:
-                    if e["method"] == "solve":
-                        solver.solve(hands, trump, e["leader"], e["side"], e["objective"], trick=e["trick"])
-                    else:
-                        solver.can_force(hands, trump, e["leader"], e["side"], e["target"], e["objective"], e["trick"])
-                except NodeLimitExceeded:  # the question is profiled up to its limit
-                    pass
+            for e in entries:  # a question past the node limit is profiled up to it
+                replay_question(e, TT_MB, args.node_limit)
 
         return run
     from tests.conftest import load_dds_tables
@@ -139,8 +133,7 @@ def report(out: Path, top: int) -> None:
                           text=True, check=True).stdout  # fmt: skip
     by_function: collections.Counter[str] = collections.Counter()
     ips: collections.Counter[int] = collections.Counter()
-    modules = tuple(f"{m.name.rsplit('.', 1)[-1]}." for m in pkgutil.walk_packages(
-        importlib.import_module(KERNEL_PACKAGE).__path__))  # fmt: skip
+    modules = tuple(f"{name.rsplit('.', 1)[-1]}." for name in _kernel_modules())
     for line in text.splitlines():
         fields = line.split()
         if len(fields) == 2 and fields[1].startswith(modules):
