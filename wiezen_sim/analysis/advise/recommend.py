@@ -22,7 +22,6 @@ from wiezen_sim.analysis.advise.options import BidRows, OptionRows, bid_rows, dd
 from wiezen_sim.analysis.advise.play import DealBatch, check_accept_tricks, default_model
 from wiezen_sim.analysis.advise.report import Advice, bid_label
 from wiezen_sim.analysis.advise.stopping import (
-    OVERLAP_FROM,
     ROUND_FIRST,
     Option,
     contending_discards,
@@ -270,27 +269,29 @@ def advise(
     ends = round_ends(samples) if stop else [samples]
     discards = None  # the kleine-miserie candidate discards asked (None: all)
     with bar, rounds_pipeline(batch_size, n_jobs, backend) as pipe:
+        choices: list[tuple[frozenset[str], tuple[bool, ...] | None, frozenset[str]]] = []  # each round submitted's
 
-        def submit(k: int) -> None:
-            """Queue round ``k`` with the questions chosen so far (drawing its deals, the auctions before the
-            seat, can be stopped too: the pipeline's signals are on)."""
-            start_k = ends[k - 1] if k else 0
+        def submit() -> bool:
+            """Queue the next round with the questions chosen so far (a tentative one while the round before it is
+            not judged yet: the pipeline calls this when a worker would wait); False after the last round.
+            Drawing its deals (the auctions before the seat) can be stopped too: the pipeline's signals are on."""
+            k = len(choices)
+            if k == len(ends):
+                return False
             pipe.submit(
                 DealBatch(mask, p, card, rule_set, accept_tricks, frozenset(asked), method, worlds, auction_model,
                           discards, frozenset(valued)),
-                passed.seeds(ends[k])[start_k:],
+                passed.seeds(ends[k])[ends[k - 1] if k else 0 :],
             )  # fmt: skip
-            submitted.append(frozenset(asked))
+            choices.append((frozenset(asked), discards, frozenset(valued)))
+            return True
 
-        submitted: list[frozenset[str]] = []  # the contracts each round submitted asks
         start = 0
         try:
-            submit(0)
+            submit()
             for k, end in enumerate(ends):
-                if k + 1 < len(ends) and start >= OVERLAP_FROM:  # the next round asks what was chosen before this one
-                    submit(k + 1)
-                parts = pipe.collect(functools.partial(_shifted, finished, start))
-                rounds.append((end, submitted[k], _merge(parts)))
+                parts = pipe.collect(functools.partial(_shifted, finished, start), submit)
+                rounds.append((end, choices[k][0], _merge(parts)))
                 start = end
                 rows = _rows(build, rounds, mask, p, card, rule_set)
                 if end == samples:
@@ -313,11 +314,14 @@ def advise(
                 bar.note(f"after {end} sampled deals: {note}")
                 if on_round is not None:
                     on_round(end, note)
-                if len(submitted) == k + 1:
-                    submit(k + 1)
+                if choices[k + 1 :] and choices[k + 1] != (frozenset(asked), discards, frozenset(valued)):
+                    pipe.drop()  # the tentative rounds ask what the rule no longer asks
+                    del choices[k + 1 :]
+                if len(choices) == k + 1:
+                    submit()
         except Interrupted as exc:
             if exc.results:
-                rounds.append((start + exc.done, submitted[len(rounds)], _merge(exc.results)))
+                rounds.append((start + exc.done, choices[len(rounds)][0], _merge(exc.results)))
             exc.done, exc.total, exc.ceiling, exc.unit = start + exc.done, samples, bounded, "sampled deals"
             exc.results = []
             exc.partial = result(_rows(build, rounds, mask, p, card, rule_set), True) if rounds else None
