@@ -18,6 +18,8 @@ from wiezen_sim.parallel import (
     BATCH_SECONDS,
     STOP_GRACE_S,
     Interrupted,
+    _kill,
+    _loky_pool,
     progress_bar,
     resolve_backend,
     rounds_pipeline,
@@ -247,6 +249,21 @@ def test_leaving_workers_started_kills_its_workers():
     assert _no_workers_within(2) and time.monotonic() - start < 10, "the uncollected round's batch held the exit"
     with pytest.raises(ValueError, match="jobs"), workers_started(0, WARM_MODULE):
         pass
+
+
+def test_the_workers_die_though_a_cancelled_batch_is_still_queued():
+    """:meth:`Pipeline.drop` cancels the batches not started. loky's shutdown, meeting such a cancelled task among
+    its pending ones, died (``InvalidStateError`` in its manager thread) before it killed the workers, and
+    ``wiezen-sim advise`` hung at its exit waiting for them (about one end in 15)."""
+    pool = _loky_pool(1)
+    stuck = [pool.submit(first_fast_then_stuck, SEEDS[i : i + 1]) for i in range(1, 4)]  # the worker and loky's queue
+    queued = pool.submit(first_fast_then_stuck, SEEDS[4:5])
+    deadline = time.monotonic() + 10
+    while not stuck[0].running() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert queued.cancel(), "the last batch was handed to the worker's queue already"
+    _kill(pool)
+    assert _no_workers_within(2), "a worker outlived the shutdown"
 
 
 def late_and_timed(seeds: np.ndarray) -> tuple[int, float, float]:

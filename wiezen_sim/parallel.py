@@ -557,9 +557,20 @@ def workers_started(n_jobs: int, module: str) -> Iterator[None]:
 
 
 def _kill(pool: ProcessPoolExecutor) -> None:
-    """Drop the queued tasks and kill loky's worker processes (quietly: the stop was asked for)."""
+    """Drop the queued tasks and kill loky's worker processes (quietly: the stop was asked for).
+
+    loky's shutdown fails to kill them when a task cancelled by :meth:`Pipeline.drop` is still among its
+    pending ones: its manager thread, setting that future's exception, dies of ``InvalidStateError`` before
+    it kills the workers. ``wiezen-sim advise`` then hung at its exit (about one end in 15 with tentative
+    rounds in flight), where Python waits for its child processes. So the workers loky had when asked are
+    killed here too, if still alive."""
+    workers = list(pool._processes.values())  # loky's own map of pid -> worker process (no public one)
     with _quiet_manager_thread():
         pool.shutdown(wait=True, kill_workers=True)
+    for worker in workers:
+        if worker.is_alive():
+            os.kill(worker.pid, signal.SIGKILL)
+            worker.join()
 
 
 @contextlib.contextmanager
