@@ -247,8 +247,8 @@ class Pipeline:
     """Rounds of batches through one executor, collected in the order they were submitted.
 
     A round's batches are handed out after every batch of the rounds submitted before it, at most
-    :data:`AHEAD` per worker at a time, and those of a round after the one collected next only to a worker
-    that would otherwise wait for that round's slowest batch: the advisor submits tentative rounds
+    :data:`AHEAD` per worker at a time. Rounds submitted before the ones before them are collected so fill
+    the workers that would otherwise wait for a round's slowest batch: the advisor submits tentative rounds
     (:meth:`collect`'s ``more``) with the questions chosen so far, and drops them (:meth:`drop`) when its stop
     rule, judging a round, chooses other questions. Results do not depend on when a batch ran: only on the
     round's task and seeds. With ``overlap`` False (this process's executor runs a batch when it is handed
@@ -270,8 +270,8 @@ class Pipeline:
     ) -> list[Any]:
         """The results of the oldest round not collected yet, in batch order, once all its batches are done;
         ``on_progress`` is called after each of its batches with its samples finished so far. ``more``: called
-        while every round submitted is handed out and a worker has no batch (with ``overlap``), to submit
-        another round (a tentative one, which the caller may :meth:`drop`); it returns whether it did.
+        while every round submitted is handed out and a worker has room (with ``overlap``), to submit another
+        round (a tentative one, which the caller may :meth:`drop`); it returns whether it did.
 
         Raises:
             IndexError: no round to collect.
@@ -309,17 +309,13 @@ class Pipeline:
         self.running.clear()
 
     def _hand_out(self, more: Callable[[], bool] | None = None) -> None:
-        """Hand out batches, oldest round first: the oldest round's until every worker has :data:`AHEAD`, a later
-        round's (with ``overlap``) only while a worker has none; then, when one still has none, ``more``
-        submits another round."""
+        """Hand out batches, oldest round first, until every worker has :data:`AHEAD` (only the oldest
+        round's without ``overlap``); with room left and every round handed out, ``more`` submits another."""
         for future in [future for future in self.running if future.done()]:
             self._finished(future)
         while True:
-            for i, this in enumerate(list(self.rounds)[: None if self.overlap else 1]):
-                # a round after the one collected next only gets a worker that would wait: a tentative one may
-                # be dropped, and a batch handed out runs to its end
-                room = AHEAD * self.workers if i == 0 else self.workers
-                while this.cut < len(this.seeds) and len(self.running) < room:
+            for this in list(self.rounds)[: None if self.overlap else 1]:
+                while this.cut < len(this.seeds) and len(self.running) < AHEAD * self.workers:
                     part = this.seeds[this.cut : this.cut + this.sizes.next()]
                     future = _submit(self.pool, _timed, this.task, part)
                     this.batches.append((len(part), future))
@@ -327,7 +323,7 @@ class Pipeline:
                     self.running[future] = (this, len(part))
                     if future.done():  # this process's executor: already run
                         self._finished(future)
-            if not (self.overlap and more is not None and len(self.running) < self.workers and more()):
+            if not (self.overlap and more is not None and len(self.running) < AHEAD * self.workers and more()):
                 return
 
     def _wait(self) -> None:
