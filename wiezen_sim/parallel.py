@@ -247,13 +247,12 @@ class Pipeline:
     """Rounds of batches through one executor, collected in the order they were submitted.
 
     A round's batches are handed out after every batch of the rounds submitted before it, at most
-    :data:`AHEAD` per worker at a time. Rounds submitted before the ones before them are collected so fill
-    the workers that would otherwise wait for a round's slowest batch: the advisor submits tentative rounds
-    (:meth:`collect`'s ``more``) with the questions chosen so far, and drops them (:meth:`drop`) when its stop
-    rule, judging a round, chooses other questions. Results do not depend on when a batch ran: only on the
-    round's task and seeds. With ``overlap`` False (this process's executor runs a batch when it is handed
-    out) a round's batches are handed out only when it is collected, so that a round dropped uncollected
-    costs nothing.
+    :data:`AHEAD` per worker at a time. A round submitted before the one before it is collected (the
+    advisor's stop rule: the next round's questions are chosen before the last round is judged) so fills
+    the workers that would otherwise wait for that round's slowest batch. Results do not depend on when
+    a batch ran: only on the round's task and seeds. With ``overlap`` False (this process's executor runs
+    a batch when it is handed out) a round's batches are handed out only when it is collected, so that a
+    round dropped uncollected costs nothing.
     """
 
     def __init__(self, pool: Executor, workers: int, batch_size: int | None, overlap: bool = True) -> None:
@@ -265,13 +264,9 @@ class Pipeline:
         """Queue a round: ``task`` over consecutive batches of ``seeds`` (``uint64[n]``), as :func:`run_batches`."""
         self.rounds.append(_Round(task, seeds, _BatchSizes(self.batch_size, len(seeds), self.workers)))
 
-    def collect(
-        self, on_progress: Callable[[int], None] | None = None, more: Callable[[], bool] | None = None
-    ) -> list[Any]:
+    def collect(self, on_progress: Callable[[int], None] | None = None) -> list[Any]:
         """The results of the oldest round not collected yet, in batch order, once all its batches are done;
-        ``on_progress`` is called after each of its batches with its samples finished so far. ``more``: called
-        while every round submitted is handed out and a worker has room (with ``overlap``), to submit another
-        round (a tentative one, which the caller may :meth:`drop`); it returns whether it did.
+        ``on_progress`` is called after each of its batches with its samples finished so far.
 
         Raises:
             IndexError: no round to collect.
@@ -283,7 +278,7 @@ class Pipeline:
         done = 0
         try:
             while this.cut < len(this.seeds) or len(results) < len(this.batches):
-                self._hand_out(more)
+                self._hand_out()
                 while len(results) < len(this.batches) and this.batches[len(results)][1].done():
                     size, future = this.batches[len(results)]
                     results.append(future.result()[0])
@@ -308,23 +303,20 @@ class Pipeline:
         self.rounds.clear()
         self.running.clear()
 
-    def _hand_out(self, more: Callable[[], bool] | None = None) -> None:
+    def _hand_out(self) -> None:
         """Hand out batches, oldest round first, until every worker has :data:`AHEAD` (only the oldest
-        round's without ``overlap``); with room left and every round handed out, ``more`` submits another."""
+        round's without ``overlap``)."""
         for future in [future for future in self.running if future.done()]:
             self._finished(future)
-        while True:
-            for this in list(self.rounds)[: None if self.overlap else 1]:
-                while this.cut < len(this.seeds) and len(self.running) < AHEAD * self.workers:
-                    part = this.seeds[this.cut : this.cut + this.sizes.next()]
-                    future = _submit(self.pool, _timed, this.task, part)
-                    this.batches.append((len(part), future))
-                    this.cut += len(part)
-                    self.running[future] = (this, len(part))
-                    if future.done():  # this process's executor: already run
-                        self._finished(future)
-            if not (self.overlap and more is not None and len(self.running) < AHEAD * self.workers and more()):
-                return
+        for this in list(self.rounds)[: None if self.overlap else 1]:
+            while this.cut < len(this.seeds) and len(self.running) < AHEAD * self.workers:
+                part = this.seeds[this.cut : this.cut + this.sizes.next()]
+                future = _submit(self.pool, _timed, this.task, part)
+                this.batches.append((len(part), future))
+                this.cut += len(part)
+                self.running[future] = (this, len(part))
+                if future.done():  # this process's executor: already run
+                    self._finished(future)
 
     def _wait(self) -> None:
         """Wait for a running batch to finish, and let its round's batch sizes learn from it."""

@@ -22,6 +22,7 @@ from wiezen_sim.analysis.advise.options import BidRows, OptionRows, bid_rows, dd
 from wiezen_sim.analysis.advise.play import DealBatch, check_accept_tricks, default_model
 from wiezen_sim.analysis.advise.report import Advice, bid_label
 from wiezen_sim.analysis.advise.stopping import (
+    OVERLAP_FROM,
     ROUND_FIRST,
     Option,
     contending_discards,
@@ -269,29 +270,27 @@ def advise(
     ends = round_ends(samples) if stop else [samples]
     discards = None  # the kleine-miserie candidate discards asked (None: all)
     with bar, rounds_pipeline(batch_size, n_jobs, backend) as pipe:
-        choices: list[tuple[frozenset[str], tuple[bool, ...] | None, frozenset[str]]] = []  # each round submitted's
 
-        def submit() -> bool:
-            """Queue the next round with the questions chosen so far (a tentative one while the round before it is
-            not judged yet: the pipeline calls this when a worker would wait); False after the last round.
-            Drawing its deals (the auctions before the seat) can be stopped too: the pipeline's signals are on."""
-            k = len(choices)
-            if k == len(ends):
-                return False
+        def submit(k: int) -> None:
+            """Queue round ``k`` with the questions chosen so far (drawing its deals, the auctions before the
+            seat, can be stopped too: the pipeline's signals are on)."""
+            start_k = ends[k - 1] if k else 0
             pipe.submit(
                 DealBatch(mask, p, card, rule_set, accept_tricks, frozenset(asked), method, worlds, auction_model,
                           discards, frozenset(valued)),
-                passed.seeds(ends[k])[ends[k - 1] if k else 0 :],
+                passed.seeds(ends[k])[start_k:],
             )  # fmt: skip
-            choices.append((frozenset(asked), discards, frozenset(valued)))
-            return True
+            submitted.append(frozenset(asked))
 
+        submitted: list[frozenset[str]] = []  # the contracts each round submitted asks
         start = 0
         try:
-            submit()
+            submit(0)
             for k, end in enumerate(ends):
-                parts = pipe.collect(functools.partial(_shifted, finished, start), submit)
-                rounds.append((end, choices[k][0], _merge(parts)))
+                if k + 1 < len(ends) and start >= OVERLAP_FROM:  # the next round asks what was chosen before this one
+                    submit(k + 1)
+                parts = pipe.collect(functools.partial(_shifted, finished, start))
+                rounds.append((end, submitted[k], _merge(parts)))
                 start = end
                 rows = _rows(build, rounds, mask, p, card, rule_set)
                 if end == samples:
@@ -314,14 +313,11 @@ def advise(
                 bar.note(f"after {end} sampled deals: {note}")
                 if on_round is not None:
                     on_round(end, note)
-                if choices[k + 1 :] and choices[k + 1] != (frozenset(asked), discards, frozenset(valued)):
-                    pipe.drop()  # the tentative rounds ask what the rule no longer asks
-                    del choices[k + 1 :]
-                if len(choices) == k + 1:
-                    submit()
+                if len(submitted) == k + 1:
+                    submit(k + 1)
         except Interrupted as exc:
             if exc.results:
-                rounds.append((start + exc.done, choices[len(rounds)][0], _merge(exc.results)))
+                rounds.append((start + exc.done, submitted[len(rounds)], _merge(exc.results)))
             exc.done, exc.total, exc.ceiling, exc.unit = start + exc.done, samples, bounded, "sampled deals"
             exc.results = []
             exc.partial = result(_rows(build, rounds, mask, p, card, rule_set), True) if rounds else None

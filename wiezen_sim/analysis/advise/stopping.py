@@ -46,12 +46,13 @@ rows and pass. A bid's P(success) interval is its contract's table row's. After 
 A contract's rows are asked on a prefix of the rounds (it never comes back), so every
 row is exact double dummy over the first ``n`` sampled deals.
 
-The questions of a round are those the rule chose after the round before it. So that no worker waits
-for a round's slowest deal, the rounds after it are handed to the workers before it is judged, as
-tentative rounds asking what the rule asks now (:meth:`~wiezen_sim.parallel.Pipeline.collect`'s
-``more``); when the judgment chooses other questions they are dropped, their work unread, and the next
-round is handed out anew. Which round asks what depends only on the rounds' answers, never on the timing
-or ``n_jobs``: the same seed gives the same numbers.
+From :data:`OVERLAP_FROM` deals on, the questions of a round are chosen one round earlier: the
+round after the next is judged with what the rule says after this one, so that the next round
+can be handed to the workers before this one is judged (:class:`~wiezen_sim.parallel.Pipeline`)
+and a worker left without work at a round's end, waiting for its slowest deal, starts on the
+next round instead. A contract the rule stops asking there is asked one round more (its ``n``
+shows it). Which round asks what depends only on the rounds' answers, never on the timing or
+``n_jobs``: the same seed gives the same numbers.
 """
 
 from __future__ import annotations
@@ -70,6 +71,7 @@ __all__ = [
     "FINE_FROM",
     "FIRST_LOOK",
     "HALF_WIDTH",
+    "OVERLAP_FROM",
     "ROUND_FIRST",
     "Contention",
     "Option",
@@ -85,6 +87,9 @@ FIRST_LOOK = 8  # deals of the first round (enough to drop a clearly dominated c
 # deals from which a round adds a quarter instead of doubling: a row at P(success) 0.5 needs 385 deals to reach
 # ±HALF_WIDTH, which doubling rounds overshoot to 512
 FINE_FROM = 128
+# deals from which the next round is handed out before this one is judged (module docstring): the early rounds,
+# where hopeless contracts' costly questions stop, keep the rule's choice at once
+OVERLAP_FROM = FINE_FROM
 ROUND_FIRST = 32  # deals before the run may stop (the rows of a fixed partner seat are asked on these)
 DECIDED = 0.99  # P(recommendation better than the runner-up) needed to stop (issue 18)
 HALF_WIDTH = 0.05  # largest half-width of a contending row's 95 % interval of P(success) (issue 18)
