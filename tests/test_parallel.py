@@ -254,7 +254,7 @@ def test_leaving_workers_started_kills_its_workers():
 def test_the_workers_die_though_a_cancelled_batch_is_still_queued():
     """:meth:`Pipeline.drop` cancels the batches not started. loky's shutdown, meeting such a cancelled task among
     its pending ones, died (``InvalidStateError`` in its manager thread) before it killed the workers, and
-    ``wiezen-sim advise`` hung at its exit waiting for them (about one end in 15)."""
+    ``wiezen-sim advise`` hung at its exit waiting for them."""
     pool = _loky_pool(1)
     stuck = [pool.submit(first_fast_then_stuck, SEEDS[i : i + 1]) for i in range(1, 4)]  # the worker and loky's queue
     queued = pool.submit(first_fast_then_stuck, SEEDS[4:5])
