@@ -554,7 +554,7 @@ def _kill(pool: ProcessPoolExecutor) -> None:
     loky's shutdown fails to kill them when a task cancelled by :meth:`Pipeline.drop` is still among its
     pending ones: its manager thread, setting that future's exception, dies of ``InvalidStateError`` before
     it kills the workers, and the command hung at its exit, where Python waits for its child processes (the
-    advisor leaves so with a round handed out ahead, from 128 deals on: about one ``advise`` in 15 when every
+    advisor leaves so with a round handed out ahead, from 128 deals on: about one ``advise`` in 10 when every
     run ended so, in a trial). So the workers loky had when asked are killed here too, if still alive."""
     workers = list(pool._processes.values())  # loky's own map of pid -> worker process (no public one)
     with _quiet_manager_thread():
