@@ -35,6 +35,7 @@ from typing import Any, TypeVar
 import numpy as np
 from joblib import effective_n_jobs
 from joblib.externals.loky import ProcessPoolExecutor, get_reusable_executor, process_executor
+from joblib.externals.loky.backend.utils import kill_process_tree
 from tqdm.auto import tqdm
 
 from wiezen_sim.stops import put_off_in_import
@@ -561,8 +562,7 @@ def _kill(pool: ProcessPoolExecutor) -> None:
         pool.shutdown(wait=True, kill_workers=True)
     for worker in workers:
         if worker.is_alive():
-            os.kill(worker.pid, signal.SIGKILL)
-            worker.join()
+            kill_process_tree(worker)  # as loky's shutdown would: SIGKILL, with any process it started, and join
 
 
 @contextlib.contextmanager
