@@ -68,7 +68,7 @@ IDLE_SECONDS = 300  # loky's worker processes wait this long for the next batch 
 AHEAD = 2  # batches handed out per worker before the first one is back
 # loky restarts a worker whose memory grew by more than 300 MB after its first batch (a leak check,
 # when psutil is installed). Our workers keep their solvers' tables for their whole life on purpose
-# (advise's grow up to 768 MB as they fill: dd_table.TT_MB), so a long run lost its workers, their warm
+# (advise's grow up to 1.5 GB as they fill: dd_table.TT_MB), so a long run lost its workers, their warm
 # tables and a re-import mid-run, with loky's "A worker stopped while some jobs were given to the
 # executor" on stderr. This limit is above the tables of advise and of the PIMC players; `solve --tt-mb`
 # may ask for more, and its workers are then restarted as they grow (time lost, not results).

@@ -52,12 +52,15 @@ PARTNER_ROWS = "vraag_partner_rows"
 
 _SOLVERS: dict[int | None, DDSolver] = {}
 # one table per strain (a solver empties its table when the trump changes): 128 MB per suit
-# and 256 MB without trump, where the misère questions search the largest trees (on low
+# and 1024 MB without trump, where the misère questions search the largest trees (on low
 # hands a 32 MB table, emptied whenever it filled up, made a miserie test 3-10 times slower;
 # the solo counts of the 1,250 advise_suite deals, session 22: 32 MB 199.4 M trick nodes,
-# 82.7 CPU s; 128 MB 188.3 M, 69.6 s). Pages are touched only as entries fill them, so a
-# process holds what its largest search stored, not the sum of the sizes
-TT_MB: dict[int | None, int] = {NO_TRUMP: 256, 0: 128, 1: 128, 2: 128, 3: 128}
+# 82.7 CPU s; 128 MB 188.3 M, 69.6 s). The rare escape proof of a misère declarer who must shed
+# a high card outgrows 256 MB: another seat's miserie in the bid values of session 46's two-suiter
+# (results/benchmarks/README.md, session 48) took 1,078 M trick nodes and 690 s with 256 MB, 459 M with
+# 512 MB, 392 M and 285 s with 1024 MB (the same with 4096). Pages are touched only as entries fill
+# them, so a process holds what its largest search stored, not the sum of the sizes
+TT_MB: dict[int | None, int] = {NO_TRUMP: 1024, 0: 128, 1: 128, 2: 128, 3: 128}
 _ALONE = ("solo", "abondance", "abondance_in_troef", "solo_slim")  # the contracts of the alone[s] questions
 
 
