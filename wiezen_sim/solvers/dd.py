@@ -58,6 +58,7 @@ __all__ = [
 
 MAX_NODE_LIMIT = 1 << 62  # trick nodes: the kernel adds the limit to its int64 counter (beyond any run)
 _ENTRY_BYTES = 8 * _k.TT_COLUMNS  # one row of the table: key, chain link, bounds (see kernel/dd/layout.py)
+RACE_ROWS = 1 << 18  # rows of a solver's race-game table (kernel/dd/race.py; 12.6 MB, touched as it fills)
 
 Hands = str | Sequence[int] | np.ndarray
 TrumpLike = int | str | None
@@ -358,6 +359,7 @@ class DDSolver:
         n = 1 << max(10, int(tt_mb * 2**20 / _ENTRY_BYTES).bit_length() - 1)
         # layout: see wiezen_sim.kernel.dd.layout
         self.tt = np.zeros((n, _k.TT_COLUMNS), dtype=np.int64)
+        self.race = np.zeros((RACE_ROWS, _k.RACE_COLUMNS), dtype=np.int64)  # the race game's table (kernel.dd.race)
         self.scratch = _k.new_scratch()
         self.stats = self.scratch[_k.STATE, _k.STATS, : _k.N_STATS]  # a view: the kernel counts in the scratch array
         self.use_tt = 1 if use_tt else 0
@@ -461,7 +463,7 @@ class DDSolver:
             tricks = _playout(pos.hands, 4, pos.leader, pos.trump, 0, side_mask, POLICY_HEURISTIC, rng_new(0))
             guess = int(sum(tricks[s] for s in range(4) if side_mask >> s & 1))
         v = self._run(_k.dd_solve, pos.hands, pos.trump, side_mask, _KERNEL_OBJECTIVE[goal], k, pos.leader, pos.trick,
-                      pos.n_trick, guess)  # fmt: skip
+                      pos.n_trick, guess, extra=(self.race,))  # fmt: skip
         return bool(v) if goal is Objective.EXACT else int(v)
 
     def can_force(
@@ -556,7 +558,7 @@ class DDSolver:
         self._prepare(pos.trump, pos.hands)
         out = np.empty(64, dtype=np.int64)
         self._run(_k.dd_card_values, pos.hands, pos.trump, side_mask, _KERNEL_OBJECTIVE[goal], k, pos.leader, pos.trick,
-                  pos.n_trick, extra=(out,))  # fmt: skip
+                  pos.n_trick, extra=(out, self.race))  # fmt: skip
         return {c: (bool(v) if goal is Objective.EXACT else int(v)) for c, v in enumerate(out) if v >= 0}
 
     def table(self, hands: Hands, alone: bool = False) -> np.ndarray:

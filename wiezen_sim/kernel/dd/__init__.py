@@ -3,6 +3,7 @@
 - :mod:`.layout` — the state arrays by name: counter slots, scratch rows, table columns, sizes;
 - :mod:`.table` — the transposition table (partition search, as in DDS);
 - :mod:`.bounds` — static bounds: quick tricks, never-wins, forced win, trump bounds;
+- :mod:`.race` — a lone declarer's floor: its sure tricks in the game without side-suit ranks;
 - :mod:`.moves` — move generation and ordering, with its weights;
 - :mod:`.search` — the recursive search (what it answers, and its speed-ups);
 - :mod:`.entry` — the entry points (``dd_test``, ``dd_value``, ``dd_solve``, ``dd_card_values``).
@@ -31,6 +32,7 @@ from wiezen_sim.kernel.dd.layout import (
     OBJ_MAX,
     OBJ_MIN,
     PER_PLY,
+    RACE_COLUMNS,
     SCORES,
     SCRATCH_MOVES,
     SCRATCH_PLIES,
@@ -43,6 +45,10 @@ from wiezen_sim.kernel.dd.layout import (
     STAT_PROBE_BUDGET,
     STAT_PROBE_TL,
     STAT_QUICK_TRICKS,
+    STAT_RACE_AFTER,
+    STAT_RACE_FLOORS,
+    STAT_RACE_LIMIT,
+    STAT_RACE_NODES,
     STAT_SEARCHES,
     STAT_TOP_TRUMPS,
     STAT_TRICK_NODES,
@@ -81,6 +87,7 @@ __all__ = [
     "OBJ_MAX",
     "OBJ_MIN",
     "PER_PLY",
+    "RACE_COLUMNS",
     "SCORES",
     "SCRATCH_MOVES",
     "SCRATCH_PLIES",
@@ -95,6 +102,10 @@ __all__ = [
     "STAT_PROBE_BUDGET",
     "STAT_PROBE_TL",
     "STAT_QUICK_TRICKS",
+    "STAT_RACE_AFTER",
+    "STAT_RACE_FLOORS",
+    "STAT_RACE_LIMIT",
+    "STAT_RACE_NODES",
     "STAT_SEARCHES",
     "STAT_TOP_TRUMPS",
     "STAT_TRICK_NODES",

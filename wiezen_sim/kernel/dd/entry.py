@@ -30,12 +30,15 @@ from wiezen_sim.kernel.dd.layout import (
     STAT_EXACT_BUDGET,
     STAT_LIMIT_EXCEEDED,
     STAT_NODE_LIMIT,
+    STAT_RACE_AFTER,
+    STAT_RACE_FLOORS,
     STAT_SEARCHES,
     STAT_TRICK_NODES,
     STATE,
     STATS,
 )
 from wiezen_sim.kernel.dd.moves import _legal
+from wiezen_sim.kernel.dd.race import race_test
 from wiezen_sim.kernel.dd.search import _search
 from wiezen_sim.kernel.trick import beats
 
@@ -54,6 +57,17 @@ EXACT_PRECHECK_BUDGET = 8192
 # 40 deals each, 0 to -10 %; thomas1 at no trump, the playout three over, 97.6 M -> 105.6 M (+8 %). Stepping
 # without limit gained another 0.5 % on list1000 and did not finish thomas1 in 10 minutes (results/benchmarks).
 COUNT_STEPS = 2
+# A lone declarer's count with trumps: a test that passes RACE_AFTER trick nodes is asked of the race game
+# (kernel.dd.race, a floor: the side suits without ranks) within RACE_BUDGET of its trick starts; shown there, the
+# test is answered without the rest of its proof, else searched in full (and the race game is not asked again
+# above it). The dear part of a weak declarer's count is such a proof: "at least 1" of S:KT832 H:872 D:Q5 C:654
+# took 7.8 M trick nodes (3.3 s), the race game shows it in 452,063 of its trick starts (0.07 s). The 543 lone
+# declarers' counts of advise_suite's first 4 deals (session 49, answers identical): 55.84 M trick nodes ->
+# 29.69 M and 28.07 M of the race game's, CPU 29.9 -> 19.3 s; budgets 50,000 / 200,000 / 400,000 / 2,000,000:
+# 48.49 / 40.29 / 31.17 / 29.70 M trick nodes; RACE_AFTER 5,000 / 10,000 / 50,000 / 100,000 (budget 100,000 /
+# 800,000 / 200,000 / 1,000,000): 44.74 / 28.74 / 42.17 / 34.73 M with more of the race game's
+RACE_AFTER = 20_000
+RACE_BUDGET = 800_000
 
 
 @njit(cache=True)
@@ -148,6 +162,7 @@ def dd_value(
     tt,
     use_tt,
     scratch,
+    race,
 ):
     """Minimax number of ``cmask`` tricks from here when ``mmask`` maximises them.
 
@@ -157,13 +172,18 @@ def dd_value(
     Tests a trick or two on the wrong side of the value are the expensive ones: stepping
     by one all the way from a guess three tricks off (thomas1 at no trump, guess 9, value
     5) tested 8, 7 and 6 for 39 M trick nodes, halving tests 4 and 6 for 17 M; a guess
-    mostly right or a trick off gains by a step or two (:data:`COUNT_STEPS`). Returns an
-    int.
+    mostly right or a trick off gains by a step or two (:data:`COUNT_STEPS`). A lone
+    declarer's test at a trick's start with trumps may be answered by the race game
+    (:data:`RACE_AFTER`; ``race``: its table, :func:`.race.race_test`; an empty one turns it off).
+    Returns an int.
     """
     lead_suit, win_card, win_seat, tmask = _trick_state(trick, n_trick, leader, trump)
     player = (leader + n_trick) & 3
     tl = popcount(hands[player])
     _start_question(hands, scratch)
+    stats = scratch[STATE, STATS]
+    racing = race.shape[0] > 0 and n_trick == 0 and trump >= 0 and cmask == mmask and popcount(mmask) == 1
+    race_cap = tl + 1  # the race game did not show this many tricks (it shows fewer or none beyond)
     lo_b = 0
     hi_b = tl
     g = guess
@@ -174,25 +194,35 @@ def dd_value(
             t = lo_b + 1
         if t > hi_b:
             t = hi_b
-        scratch[STATE, STATS, STAT_SEARCHES] += 1
-        if _search(
-            trump,
-            mmask,
-            cmask,
-            t,
-            BIG,
-            tl,
-            0,
-            n_trick,
-            leader,
-            lead_suit,
-            win_card,
-            win_seat,
-            tmask,
-            borrowed(tt),
-            use_tt,
-            borrowed(scratch),
-        ):
+        stats[STAT_SEARCHES] += 1
+        limit = stats[STAT_NODE_LIMIT]
+        racing_t = racing and t < race_cap
+        if racing_t:  # the test within RACE_AFTER trick nodes; cut off, its unfinished frames stored nothing
+            stats[STAT_NODE_LIMIT] = stats[STAT_TRICK_NODES] + (
+                stats[STAT_RACE_AFTER] if stats[STAT_RACE_AFTER] > 0 else RACE_AFTER
+            )
+            if 0 < limit < stats[STAT_NODE_LIMIT]:
+                stats[STAT_NODE_LIMIT] = limit
+        made = _search(
+            trump, mmask, cmask, t, BIG, tl, 0, n_trick, leader, lead_suit, win_card, win_seat, tmask,
+            borrowed(tt), use_tt, borrowed(scratch),
+        )  # fmt: skip
+        if racing_t:
+            stats[STAT_NODE_LIMIT] = limit
+            if stats[STAT_LIMIT_EXCEEDED]:
+                if 0 < limit < stats[STAT_TRICK_NODES]:
+                    return lo_b  # the question's own limit: the caller reports it
+                stats[STAT_LIMIT_EXCEEDED] = 0
+                if race_test(hands, trump, highest_index(mmask), leader, t, RACE_BUDGET, race, scratch):
+                    stats[STAT_RACE_FLOORS] += 1
+                    made = True
+                else:
+                    race_cap = t
+                    made = _search(
+                        trump, mmask, cmask, t, BIG, tl, 0, n_trick, leader, lead_suit, win_card, win_seat, tmask,
+                        borrowed(tt), use_tt, borrowed(scratch),
+                    )  # fmt: skip
+        if made:
             lo_b = t
             g = t + 1
         else:
@@ -218,6 +248,7 @@ def dd_solve(
     tt,
     use_tt,
     scratch,
+    race,
 ):
     """Solve a position for ``side`` (seat mask) under an objective.
 
@@ -225,6 +256,7 @@ def dd_solve(
     side can hold itself to; OBJ_EXACT → 1 if the side can force exactly ``k`` tricks,
     else 0. Tricks count from the current trick on. ``guess`` seeds the search (any value
     is correct; a close one is faster): for OBJ_MAX the tests step from it (:data:`COUNT_STEPS`).
+    ``race``: the race game's table (:func:`dd_value`).
     """
     player = (leader + n_trick) & 3
     tl = popcount(hands[player])
@@ -242,6 +274,7 @@ def dd_solve(
             tt,
             use_tt,
             scratch,
+            race,
         )
     if objective == OBJ_MIN:
         return tl - dd_value(
@@ -257,6 +290,7 @@ def dd_solve(
             tt,
             use_tt,
             scratch,
+            race,
         )
     # exactly k needs at least k: that one-sided test first, within EXACT_PRECHECK_BUDGET trick
     # nodes (a test's setting: stats[STAT_EXACT_BUDGET]); cut off, its unfinished frames stored
@@ -293,12 +327,14 @@ def dd_card_values(
     use_tt,
     scratch,
     out,
+    race,
 ):
     """Value of every legal card of the player to move, written to ``out`` (int64[64]).
 
     ``out[card]`` = the objective's value (tricks from the current trick on, or 1/0 for
     OBJ_EXACT) after that card and best play by everybody, -1 for cards that are not
-    legal. Equivalent cards (a sequence) share one search.
+    legal. Equivalent cards (a sequence) share one search. ``race``: the race game's table
+    (:func:`dd_value`).
     """
     for i in range(64):
         out[i] = -1
@@ -339,6 +375,7 @@ def dd_card_values(
                 tt,
                 use_tt,
                 scratch,
+                race,
             )
         else:
             _ls, _wc, ws, _ = _trick_state(t2, 4, leader, trump)
@@ -375,6 +412,7 @@ def dd_card_values(
                     tt,
                     use_tt,
                     scratch,
+                    race,
                 )
         hands[player] ^= 1 << c
         out[c] = v

@@ -23,7 +23,10 @@ are as few as possible, since every recursive call passes each array's whole des
              also passes the limit and returns). A probing node (``search.PROBE_TL``)
              lowers the limit for a while to its budget, and clears the flag when only
              its budget was passed; so does an exact question's first test
-             (``entry.EXACT_PRECHECK_BUDGET``).
+             (``entry.EXACT_PRECHECK_BUDGET``) and a lone declarer's count test before it
+             asks the race game (``entry.RACE_AFTER``).
+    race:    int64[n_rows, RACE_COLUMNS] — the race game's table (:mod:`.race`), ``n_rows`` a
+             power of two; an empty one (no rows) turns the race game off.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ BIG = 99  # "no upper limit" for a search's hi
 
 SCRATCH_ROWS = 4
 SCRATCH_PLIES = 64  # plies of one search (52 cards) and room to spare
-SCRATCH_MOVES = 16  # candidate cards of one node (13 at most)
+SCRATCH_MOVES = 32  # candidate cards of one node (13 at most; the race game 19) and the counters (N_STATS)
 CANDIDATES = 0  # scratch[CANDIDATES, ply, :n]: one card per sequence of equivalent legal cards, best first
 SCORES = 1  # scratch[SCORES, ply, :n]: the lowest card of each one's sequence, then its ordering score
 PER_PLY = 2  # scratch[PER_PLY, ply, column]: what the node at a ply leaves behind (columns below)
@@ -70,7 +73,11 @@ STAT_HEAD_DOUBLINGS = 12  # doublings of the table's chain heads since it was em
 STAT_PROBE_TL = 13  # probing from this many tricks left on (search.PROBE_TL, MISERE_PROBE_TL)
 STAT_PROBE_BUDGET = 14  # the first budget of a probe (search.PROBE_BUDGET, MISERE_PROBE_BUDGET)
 STAT_EXACT_BUDGET = 15  # an exact question's "at least k" test (entry.EXACT_PRECHECK_BUDGET)
-N_STATS = 16
+STAT_RACE_NODES = 16  # trick starts of the race game searched (a lone declarer's floor, .race)
+STAT_RACE_LIMIT = 17  # the race game's count at which its search gives up (set per test, .race.race_test)
+STAT_RACE_FLOORS = 18  # a lone declarer's count tests answered by the race game (entry.dd_value)
+STAT_RACE_AFTER = 19  # a setting: the race game is asked past this many trick nodes of a test (entry.RACE_AFTER)
+N_STATS = 20
 
 # ---------------------------------------------------------------- table columns
 
@@ -94,3 +101,11 @@ HEADS_PER_ROW = 8
 CODE_WORDS = 4
 CODE_SETS_PER_ROW = 2
 MIN_HEADS = 1 << 16  # chain heads of an empty table (grown with the entries, _tt_grow)
+
+# ---------------------------------------------------------------- the race game's table (.race)
+
+RACE_WAYS = 4  # rows per hash value (a row is replaced when all are taken)
+RACE_WORD = 0  # RACE_WORD + seat: the seat's word of a race position (trumps packed to relative ranks)
+RACE_HASH = 4  # the position's hash
+RACE_VALUE = 5  # the question's tag (leader, declarer, tricks needed) | the answer << 8
+RACE_COLUMNS = 6
