@@ -182,3 +182,27 @@ def test_a_stop_as_the_run_starts_is_clean(signum: int) -> None:
         text = err.decode(errors="replace")
         assert proc.returncode == 128 + signum, (delay, proc.returncode, text[-800:])
         assert "Traceback" not in text and "Fatal Python error" not in text, (delay, text[-800:])
+
+
+def test_a_signal_in_a_finalizer_is_sent_again() -> None:
+    """A signal that finds the main thread in a ``__del__`` is put off and sent again (an exception raised
+    there is printed and ignored: the stop would be lost); elsewhere it is not."""
+    from wiezen_sim.stops import IMPORT_RETRY_S, put_off_in_import
+
+    received: list[int] = []
+    previous = signal.signal(signal.SIGUSR1, lambda signum, frame: received.append(signum))
+    try:
+
+        class Finalized:
+            def __del__(self) -> None:
+                received.append(put_off_in_import(signal.SIGUSR1, sys._getframe()))
+
+        Finalized()
+        assert received == [True]
+        deadline = time.monotonic() + 20 * IMPORT_RETRY_S
+        while len(received) < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert received == [True, signal.SIGUSR1]
+        assert put_off_in_import(signal.SIGUSR1, sys._getframe()) is False
+    finally:
+        signal.signal(signal.SIGUSR1, previous)

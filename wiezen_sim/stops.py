@@ -21,11 +21,13 @@ IMPORT_RETRY_S = 0.05  # seconds before a signal put off during an import is sen
 
 
 def put_off_in_import(signum: int, frame: FrameType | None) -> bool:
-    """When ``frame`` (the main thread's, as a signal handler gets it) is inside Python's import machinery:
+    """When ``frame`` (the main thread's, as a signal handler gets it) is inside Python's import machinery
+    or inside a finalizer (a ``__del__``, where Python prints an exception raised and ignores it: a stop
+    raised while the garbage collector freed llvmlite's objects was lost, and the run went on to its end):
     send ``signum`` again in :data:`IMPORT_RETRY_S` seconds and return True (the handler returns at once);
     else False."""
     while frame is not None:
-        if frame.f_code.co_filename.startswith("<frozen importlib"):
+        if frame.f_code.co_filename.startswith("<frozen importlib") or frame.f_code.co_name == "__del__":
             retry = threading.Timer(IMPORT_RETRY_S, os.kill, (os.getpid(), signum))
             retry.daemon = True
             retry.start()
