@@ -1,11 +1,12 @@
-"""Signals that find Python importing a module are sent again a moment later (no numpy: the command line
-installs :func:`early_handler` before its heavy imports; :func:`wiezen_sim.parallel.stop_signals` uses
-:func:`put_off_in_import` for the run's own stop).
+"""Signals that find Python importing a module, or in a finalizer, are sent again a moment later (no
+numpy: the command line installs :func:`early_handler` before its heavy imports;
+:func:`wiezen_sim.parallel.stop_signals` uses :func:`put_off_in_import` for the run's own stop).
 
 An exception raised inside Python's import machinery can leave a module's import lock held (a later
 import of that module, such as a worker's result being unpickled, then waits for ever: ``advise``
 stopped in its first 1.5 s hung) or turn into an ``ImportError`` (numba's; ``advise`` ended with exit 1
-and its traceback, or a library that catches it loses the stop).
+and its traceback, or a library that catches it loses the stop); one raised in a ``__del__`` is printed
+and ignored (the stop is lost).
 """
 
 from __future__ import annotations

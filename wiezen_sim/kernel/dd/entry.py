@@ -78,6 +78,31 @@ def new_scratch():
 
 
 @njit(cache=True, inline="always")
+def _start_budget(stats, budget):
+    """Lower the node limit to ``budget`` more trick nodes (never past the question's own limit) for a
+    search that may be cut off; returns the question's limit, for :func:`_end_budget`."""
+    limit = stats[STAT_NODE_LIMIT]
+    stats[STAT_NODE_LIMIT] = stats[STAT_TRICK_NODES] + budget
+    if 0 < limit < stats[STAT_NODE_LIMIT]:
+        stats[STAT_NODE_LIMIT] = limit
+    return limit
+
+
+@njit(cache=True, inline="always")
+def _end_budget(stats, limit):
+    """Put the question's limit back after a search within :func:`_start_budget`: 0 the search finished,
+    1 only the budget ran out (the flag is cleared; its unfinished frames stored nothing), 2 the question's
+    own limit was passed (the flag stays set: the caller reports it)."""
+    stats[STAT_NODE_LIMIT] = limit
+    if not stats[STAT_LIMIT_EXCEEDED]:
+        return 0
+    if 0 < limit < stats[STAT_TRICK_NODES]:
+        return 2
+    stats[STAT_LIMIT_EXCEEDED] = 0
+    return 1
+
+
+@njit(cache=True, inline="always")
 def _start_question(hands, scratch):
     """Copy the hands into the scratch array and forget the killer leads, so that a
     question's search (and node count) does not depend on the questions before it."""
@@ -195,24 +220,19 @@ def dd_value(
         if t > hi_b:
             t = hi_b
         stats[STAT_SEARCHES] += 1
-        limit = stats[STAT_NODE_LIMIT]
         racing_t = racing and t < race_cap
-        if racing_t:  # the test within RACE_AFTER trick nodes; cut off, its unfinished frames stored nothing
-            stats[STAT_NODE_LIMIT] = stats[STAT_TRICK_NODES] + (
-                stats[STAT_RACE_AFTER] if stats[STAT_RACE_AFTER] > 0 else RACE_AFTER
-            )
-            if 0 < limit < stats[STAT_NODE_LIMIT]:
-                stats[STAT_NODE_LIMIT] = limit
+        limit = stats[STAT_NODE_LIMIT]
+        if racing_t:  # the test within RACE_AFTER trick nodes first
+            limit = _start_budget(stats, stats[STAT_RACE_AFTER] if stats[STAT_RACE_AFTER] > 0 else RACE_AFTER)
         made = _search(
             trump, mmask, cmask, t, BIG, tl, 0, n_trick, leader, lead_suit, win_card, win_seat, tmask,
             borrowed(tt), use_tt, borrowed(scratch),
         )  # fmt: skip
         if racing_t:
-            stats[STAT_NODE_LIMIT] = limit
-            if stats[STAT_LIMIT_EXCEEDED]:
-                if 0 < limit < stats[STAT_TRICK_NODES]:
-                    return lo_b  # the question's own limit: the caller reports it
-                stats[STAT_LIMIT_EXCEEDED] = 0
+            cut = _end_budget(stats, limit)
+            if cut == 2:
+                return lo_b  # the question's own limit: the caller reports it
+            if cut == 1:
                 if race_test(hands, trump, highest_index(mmask), leader, t, RACE_BUDGET, race, scratch):
                     stats[STAT_RACE_FLOORS] += 1
                     made = True
@@ -296,19 +316,11 @@ def dd_solve(
     # nodes (a test's setting: stats[STAT_EXACT_BUDGET]); cut off, its unfinished frames stored
     # nothing (the table keeps only finished, correct results) and the exact search follows
     stats = scratch[STATE, STATS]
-    limit = stats[STAT_NODE_LIMIT]
-    budget = stats[STAT_EXACT_BUDGET] if stats[STAT_EXACT_BUDGET] > 0 else EXACT_PRECHECK_BUDGET
-    stats[STAT_NODE_LIMIT] = stats[STAT_TRICK_NODES] + budget
-    if 0 < limit < stats[STAT_NODE_LIMIT]:
-        stats[STAT_NODE_LIMIT] = limit
+    limit = _start_budget(stats, stats[STAT_EXACT_BUDGET] if stats[STAT_EXACT_BUDGET] > 0 else EXACT_PRECHECK_BUDGET)
     reach = dd_test(hands, trump, side, side, k, BIG, leader, trick, n_trick, tt, use_tt, scratch)
-    stats[STAT_NODE_LIMIT] = limit
-    if stats[STAT_LIMIT_EXCEEDED]:
-        if 0 < limit < stats[STAT_TRICK_NODES]:
-            return 0  # the question's own limit: the caller reports it
-        stats[STAT_LIMIT_EXCEEDED] = 0
-    elif not reach:
-        return 0
+    cut = _end_budget(stats, limit)
+    if cut == 2 or (cut == 0 and not reach):
+        return 0  # (2: the question's own limit, which the caller reports)
     ok = dd_test(hands, trump, side, side, k, k, leader, trick, n_trick, tt, use_tt, scratch)
     return 1 if ok else 0
 
