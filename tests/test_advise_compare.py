@@ -170,7 +170,9 @@ def test_cli_compare_takes_methods_and_contracts(capsys):
     table = capsys.readouterr().out
     said = f"dd: miserie ({recs['dd']['ev_units']:+.1f} units)"
     assert f"recommended by each method (from its bid values): {said}" in table
-    assert "not shown: vraag ♥" in table and "rows not compared: a vraag with a fixed partner seat" in table
+    assert "not shown: vraag ♥" in table and "a vraag with a fixed partner seat" not in table  # not asked
+    assert main([*argv, "--all"]) == 0  # --all asks them of --method dd, and the comparison names them
+    assert "3 rows not compared: a vraag with a fixed partner seat" in capsys.readouterr().out
 
 
 def test_cli_play_method_says_what_it_does_not_play(capsys):
@@ -206,7 +208,7 @@ def test_compare_rows_are_the_biddable_ones_and_the_vraag_says_its_deals(compile
     from wiezen_sim.analysis.advise.compare import compare
 
     comparison = compare("S:AKQJ98 H:AK2 D:K3 C:52", "eldest", "7H", samples=16, seed=1, n_jobs=1,
-                         methods=("dd", "heuristic"), progress=False)  # fmt: skip
+                         methods=("dd", "heuristic"), progress=False, partner_rows=True)  # fmt: skip
     table = comparison.table
     assert "abondance_in_troef" not in set(table.contract) and comparison.meta["fixed_partner_rows"] == 3
     vraag = table[table.contract == "vraag"].iloc[0]

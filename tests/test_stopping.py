@@ -214,14 +214,20 @@ def test_without_the_stop_rule_every_row_has_every_deal(compiled_kernels):
 
 
 def test_rows_of_a_fixed_partner_seat_are_asked_in_the_first_round_only(compiled_kernels):
-    """A vraag with a fixed partner seat is not a bid: it cannot change the recommendation."""
+    """A vraag with a fixed partner seat is not a bid: it cannot change the recommendation. Asked only with
+    ``partner_rows`` (the CLI's --all), and then on the first round only; every other number stays the same."""
     kwargs = {"seed": 11, "contracts": ["vraag"], "progress": False, "n_jobs": 1}
-    adv = advise(HAND, "eldest", "7S", samples=100, **kwargs)
+    adv = advise(HAND, "eldest", "7S", samples=100, partner_rows=True, **kwargs)
     t = adv.table
     fixed_seat = t[(t.contract == "vraag") & (t.partner != "accepting")]
     assert len(fixed_seat) == 3 and (fixed_seat.n == ROUND_FIRST).all()
     assert adv.meta["deals"] == 100  # the run itself went on (vraag, in contention throughout, still too wide)
-    first = advise(HAND, "eldest", "7S", samples=ROUND_FIRST, stop=False, **kwargs).table
+    plain = advise(HAND, "eldest", "7S", samples=100, **kwargs)
+    assert list(plain.table.partner) == ["accepting"] and not plain.meta["partner_rows"]
+    assert _records(plain.table) == _records(t[t.partner == "accepting"]) and plain.bids.equals(adv.bids)
+    assert "not asked: a vraag with a fixed partner seat" in plain.format_table()
+    assert "not asked" not in adv.format_table() and "second seat (1)" in adv.format_table(show_all=True)
+    first = advise(HAND, "eldest", "7S", samples=ROUND_FIRST, stop=False, partner_rows=True, **kwargs).table
     same = first[(first.contract == "vraag") & (first.partner != "accepting")].reset_index(drop=True)
     assert _records(fixed_seat.reset_index(drop=True)) == _records(same)
 
@@ -230,7 +236,7 @@ def test_rows_of_a_fixed_partner_seat_stop_with_vraag(compiled_kernels):
     """They are information about vraag's bid: once it is out of contention (here at the first look: three aces
     oblige troel, RULES.md 1.4) they are no longer asked, as its own questions are not."""
     adv = advise("S:A86 H:A8 D:QT98 C:AKT8", "eldest", "3H", samples=64, seed=1, n_jobs=1, progress=False,
-                 contracts=["vraag", "troel"])  # fmt: skip
+                 contracts=["vraag", "troel"], partner_rows=True)  # fmt: skip
     t = adv.table
     fixed_seat = t[(t.contract == "vraag") & (t.partner != "accepting")]
     assert len(fixed_seat) == 3 and (fixed_seat.n == FIRST_LOOK).all(), fixed_seat

@@ -230,17 +230,16 @@ def test_a_run_stopped_early_counts_the_deals_it_used(client: TestClient) -> Non
 
 def test_rows_one_may_not_bid_are_marked_and_hidden_at_first(client: TestClient) -> None:
     """Three aces oblige troel (RULES.md 1.4): only troel, open miserie and solo slim may be bid; troel's trump is
-    the suit of the missing ace (RULES.md 1.5), clubs here; a vraag with a fixed partner seat is the partner's call."""
+    the suit of the missing ace (RULES.md 1.5), clubs here. The page does not ask a vraag with a fixed partner seat."""
     form = {**POSITION, "hand": "S:AKQJT9 H:AKQ D:A2 C:32", "turned": "5H", "samples": "64", "seed": "3"}
     result = _run(client, "wiezen", form)[-1]
     rows, labels = result["advice"]["contracts"], result["labels"]
     may_bid = [row["contract"] in ("troel", "open_miserie", "solo_slim") for row in rows]
     assert [why is None for why in result["not_biddable"]] == may_bid
+    assert all(row["partner"] in (None, "accepting") for row in rows)
     for row, why in zip(rows, result["not_biddable"], strict=True):
-        fixed_partner = row["partner"] not in (None, "accepting")
-        reason = "the partner decides" if fixed_partner else "aces oblige troel"
         assert why is None or why.endswith(
-            "another seat's abondance" if row["contract"] == "abondance_in_troef" else reason
+            "another seat's abondance" if row["contract"] == "abondance_in_troef" else "aces oblige troel"
         )
     troel = labels[[row["contract"] for row in rows].index("troel")]
     assert troel == "troel ♣" and result["summary"].startswith("Bid troel ♣:")

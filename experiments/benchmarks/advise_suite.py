@@ -13,8 +13,9 @@ and per deal, in one process and one thread:
   first round, where no contract has been dropped yet by the stop rule, in its order,
   with its solvers and tables), timing each question and attributing it to
   a family: exact counts (the declarer alone, turned trump), target tests (abondance
-  for 9, solo slim), misère, kleine miserie, pico, vraag pairs (pair tests and the
-  accepting pair's count), troel; then the bid values of the same deal as ``advise``
+  for 9, solo slim), misère, kleine miserie, pico, vraag pairs (the accepting
+  pair's count; the target tests of a vraag with each fixed partner seat only with advise's
+  ``partner_rows``, which the default run leaves out), troel; then the bid values of the same deal as ``advise``
   computes them (``bids.bid_batch``: the rest of the auction after each bid, and the
   contract another seat ends up holding, double dummy), whose questions are the family
   ``bid_values``; what no question accounts for (sampling, the auctions, Python) is
@@ -148,6 +149,7 @@ def advise_internals() -> AdviseInternals:
     from wiezen_sim.analysis.advise import advise, dd_table, sample_hands
     from wiezen_sim.analysis.advise.bids import PassedDeals, bid_batch
     from wiezen_sim.analysis.advise.play import default_model
+    from wiezen_sim.analysis.advise.recommend import first_round_questions
 
     defaults = inspect.signature(advise).parameters
     accept = defaults["accept_tricks"].default
@@ -167,7 +169,8 @@ def advise_internals() -> AdviseInternals:
 
     def ask_table(word: np.uint64, pos: Position, rules: RuleSet, solvers: dict[int | None, DDSolver]) -> dict:
         words = np.array([word], dtype=np.uint64)
-        return through(solvers, lambda: dd_table.dd_batch(words, pos.hand, pos.seat, pos.turned, rules, accept))
+        wanted = first_round_questions(rules)  # the default run's (no rows of a fixed partner seat: partner_rows)
+        return through(solvers, lambda: dd_table.dd_batch(words, pos.hand, pos.seat, pos.turned, rules, accept, wanted))
 
     def ask_bids(word: np.uint64, pos: Position, rules: RuleSet, solvers: dict[int | None, DDSolver],
                  answers: dict) -> dict:  # fmt: skip

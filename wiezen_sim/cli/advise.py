@@ -107,7 +107,7 @@ def run(args: argparse.Namespace) -> None:
         try:
             advice = run_(hand, seat, turned, rules=args.rules, samples=args.samples, seed=args.seed,
                           n_jobs=args.jobs, backend="loky", progress=False if args.quiet else None,
-                          **extra)  # fmt: skip
+                          partner_rows=args.all, **extra)  # fmt: skip
         except Interrupted as stop:
             if isinstance(stop.partial, Advice):
                 _print(args, stop.partial)
@@ -185,7 +185,12 @@ def add(sub: argparse._SubParsersAction) -> None:
         help="pimc: worlds per card decision (default 16: a quarter of them first, doubled while two cards are close, "
         "up to 4 times as many)",
     )
-    p.add_argument("--all", action="store_true", help="show every row, the hopeless and those you may not bid too")
+    p.add_argument(
+        "--all",
+        action="store_true",
+        help="show every row, the hopeless and those you may not bid too, and ask the rows of a vraag with "
+        "a fixed partner seat (the partner decides; not asked otherwise)",
+    )
     p.add_argument("--plot", type=_plot_path, metavar="FILE", help="a chart of EV per contract: FILE.png or .svg")
     add_output(p)
     p.set_defaults(func=run)

@@ -156,11 +156,9 @@ def option_label(advice: Advice, row: dict) -> str:
 
 
 def why_not_biddable(row: dict) -> str:
-    """Why a row is not an option to bid now (:meth:`Advice.biddable`): a vraag with a fixed partner seat,
-    whose partner decides, abondance in troef (only an overcall, RULES.md 1.3), or any other contract under the
-    troel obligation (RULES.md 1.4)."""
-    if row.get("partner") not in (None, "accepting"):
-        return "not a bid: the partner decides"
+    """Why a row is not an option to bid now (:meth:`Advice.biddable`): abondance in troef (only an overcall,
+    RULES.md 1.3), or any other contract under the troel obligation (RULES.md 1.4). (The page does not ask the
+    rows of a vraag with a fixed partner seat, :func:`~wiezen_sim.analysis.advise.advise`'s ``partner_rows``.)"""
     if row["contract"] in OVERCALL_ONLY:
         return "not biddable now: it only overcalls another seat's abondance"
     return "not biddable: three or four aces oblige troel"

@@ -50,7 +50,7 @@ from wiezen_sim.solvers.players import check_worlds
 from wiezen_sim.solvers.worlds import AuctionModel
 from wiezen_sim.vocabulary import is_whole, seat_name
 
-__all__ = ["METHODS", "TROEL_ONLY", "advise", "recommend"]
+__all__ = ["METHODS", "TROEL_ONLY", "advise", "first_round_questions", "recommend"]
 
 
 def _check_wanted(wanted: frozenset[str], rules: RuleSet, aces_held: int) -> None:
@@ -66,6 +66,17 @@ def _check_wanted(wanted: frozenset[str], rules: RuleSet, aces_held: int) -> Non
         )
     if "troel" in wanted and aces_held < 3:
         raise ValueError(f"troel needs three or four aces (RULES.md 1.5); this hand has {aces_held}")
+
+
+def first_round_questions(rules: RuleSet, wanted: frozenset[str] | None = None,
+                          partner_rows: bool = False) -> frozenset[str]:  # fmt: skip
+    """The table questions :func:`advise` asks of every deal of its first round: the contracts of ``wanted``
+    (``None``: every contract of ``rules``) and those their bids need (solo: vraag, someone may accept), and
+    with ``partner_rows`` the rows of a vraag with each fixed partner seat
+    (:data:`~wiezen_sim.analysis.advise.dd_table.PARTNER_ROWS`: information, not a bid, asked on the first
+    ``ROUND_FIRST`` deals at most). Names as :func:`~wiezen_sim.analysis.advise.dd_table.asker` reads them."""
+    names = needed(frozenset(rules.contracts()) if wanted is None else wanted)
+    return names | {PARTNER_ROWS} if partner_rows and "vraag" in names else names
 
 
 def advise(
@@ -87,6 +98,7 @@ def advise(
     on_progress: Callable[[int], None] | None = None,
     model: AuctionModel | None = None,
     on_round: Callable[[int, str], None] | None = None,
+    partner_rows: bool = False,
 ) -> Advice:
     """Estimate every contract this hand could declare, and what each bid it can make now is worth, by Monte Carlo
     double dummy (issues 4, 19; RULES.md 1.3–1.7).
@@ -147,6 +159,10 @@ def advise(
         on_round: called after each round that the stop rule judged and did not stop at, with the sampled
             deals so far and how far the rule is from stopping, in words (the note the progress bar prints,
             :func:`~wiezen_sim.analysis.advise.stopping.progress_note`).
+        partner_rows: also ask the rows of a vraag with each fixed partner seat (``dd``: a target test per
+            seat and deal, on the first ``ROUND_FIRST`` deals at most, :func:`first_round_questions`). They
+            are information, not bids (the partner decides whether to accept): they never change the
+            recommendation, and the report shows them only with every row (``show_all``).
 
     Returns:
         :class:`~wiezen_sim.analysis.advise.report.Advice`. ``table`` (pandas.DataFrame),
@@ -202,10 +218,8 @@ def advise(
     build = dd_rows if method == "dd" else play_rows
     names = frozenset(rule_set.contracts()) if wanted is None else wanted
     valued = set(names)  # the contracts whose bids are still valued (issue 19)
-    shown = names | ({PARTNER_ROWS} if "vraag" in names else set())  # the table's rows: the contracts asked for
-    names = needed(names)  # a bid's table questions: solo needs vraag too
-    if "vraag" in names:  # the rows of a fixed partner seat: not a bid, so asked on the first ROUND_FIRST deals at most
-        names |= {PARTNER_ROWS}
+    shown = names | ({PARTNER_ROWS} if partner_rows and "vraag" in names else set())  # the table's rows
+    names = first_round_questions(rule_set, names, partner_rows)  # solo needs vraag's questions too
     asked = set(names)  # the contracts still in contention
     rounds: list[tuple[int, frozenset[str], dict[str, np.ndarray]]] = []  # (deals so far, asked, answers)
     bounded = stop and samples > ROUND_FIRST
@@ -260,6 +274,7 @@ def advise(
             **bid_meta,
             "accept_tricks": accept_tricks,
             "troel_obligation": obliged,
+            "partner_rows": partner_rows,
         }
         keep = [i for i, row in enumerate(rows.rows) if question(row["contract"], row.get("partner")) in shown]
         table = pd.DataFrame([rows.rows[i] for i in keep])
@@ -299,8 +314,8 @@ def advise(
                 state = in_contention(options, 0, valued_first - valued)
                 valued &= state.contracts  # the bids in contention, and the table questions they need
                 # the rows of a fixed partner seat go with vraag's bid (they are information about it)
-                partner_rows = {PARTNER_ROWS} if end < ROUND_FIRST and "vraag" in valued else set()
-                asked = (set(needed(frozenset(valued))) | partner_rows) & asked
+                partner = {PARTNER_ROWS} if end < ROUND_FIRST and "vraag" in valued else set()
+                asked = (set(needed(frozenset(valued))) | partner) & asked
                 if method == "dd" and "kleine_miserie" in asked:
                     made = _merge([answers for _, _, answers in rounds])["kleine"]
                     discards = contending_discards(made, discards or (True,) * made.shape[1])

@@ -485,10 +485,14 @@ class Advice:
             names = ", ".join(f"{self.label(r)} ({int(r['n'])})" for r in made_never)
             lines.append(f"never made in these deals, not shown: {names} (in brackets the deals it was asked on: a "
                          "contract that cannot beat the best stops being asked; --all shows every row)")  # fmt: skip
+        fixed_asked = m.get("partner_rows", True)  # (an Advice saved before the rows became optional had them)
         if hidden:
-            lines.append(f"{hidden} row{'s' if hidden > 1 else ''} not shown: a vraag with a fixed partner seat "
-                         "(the partner decides) "
-                         "or not biddable now")  # fmt: skip
+            lines.append(f"{hidden} row{'s' if hidden > 1 else ''} not shown: "
+                         + ("a vraag with a fixed partner seat (the partner decides) or " if fixed_asked else "")
+                         + "not biddable now (--all shows every row)")  # fmt: skip
+        if m["method"] == "dd" and not fixed_asked and (t["contract"] == "vraag").any():
+            lines.append("not asked: a vraag with a fixed partner seat (the partner decides, not you); --all asks "
+                         "and shows it")  # fmt: skip
         if m["method"] != "dd" and (t["contract"] == "vraag").any():
             lines.append(f"not shown: a vraag with a fixed partner seat (the partner decides): the {m['method']} "
                          "method plays only the first seat that accepts; --method dd --all shows them")  # fmt: skip
