@@ -485,7 +485,7 @@ class Advice:
             names = ", ".join(f"{self.label(r)} ({int(r['n'])})" for r in made_never)
             lines.append(f"never made in these deals, not shown: {names} (in brackets the deals it was asked on: a "
                          "contract that cannot beat the best stops being asked; --all shows every row)")  # fmt: skip
-        fixed_asked = m.get("partner_rows", True)  # (absent from a meta built by hand, as the report's tests build it)
+        fixed_asked = self.fixed_partner().any()  # the rows of a fixed partner seat were asked (partner_rows)
         if hidden:
             lines.append(f"{hidden} row{'s' if hidden > 1 else ''} not shown: "
                          + ("a vraag with a fixed partner seat (the partner decides) or " if fixed_asked else "")
