@@ -33,7 +33,7 @@ def test_verdict_then_table_sorted_with_a_pass_row(capsys):
     head = next(i for i, line in enumerate(lines) if line.lstrip().startswith("contract"))
     body = []
     for line in lines[head + 1 :]:
-        if not line.strip() or line.startswith(("never made", "rows not shown")) or "rows not shown" in line:
+        if not line.strip() or "not shown" in line:
             break
         body.append(line)
     names = [line.split()[0] for line in body]
@@ -50,7 +50,7 @@ def test_troel_obligation_hides_other_contracts_and_shows_troel_trump(capsys):
     out = run(capsys, *THREE_ACES, *RUN)
     table = out.split("verdict: ", 1)[1]
     assert "troel ♣" in table  # the missing ace is the ace of clubs: clubs are trump
-    assert not any(line.lstrip().startswith("vraag") for line in table.split("rows not shown")[0].splitlines())
+    assert not any(line.lstrip().startswith("vraag") for line in table.split("not biddable now")[0].splitlines())
     assert "pass: " not in out.split("\n\n")[1]  # no pass under the obligation
     lines = out.splitlines()
     verdict = next(i for i, line in enumerate(lines) if line.startswith("verdict: "))
@@ -67,8 +67,9 @@ def test_abondance_in_troef_is_not_a_bid_after_passes(capsys):
     assert row["contract"] == "abondance_in_troef" and row["ev_units"] > 0
     assert out["recommendation"]["contract"] == "pass"
     text = run(capsys, *hand, *RUN, "--contracts", "abondance_in_troef,abondance")
-    shown = text.split("if you declare it", 1)[1].split("rows not shown")[0]
+    shown = text.split("if you declare it", 1)[1].split("not biddable now")[0]
     assert "abondance_in_troef" not in shown and "abondance ♣" in shown
+    assert "not biddable now, not shown: abondance_in_troef ♣ (--all shows every row)" in text  # named, not counted
     assert "abondance_in_troef" in run(capsys, *hand, *RUN, "--contracts", "abondance_in_troef,abondance", "--all")
 
 

@@ -487,9 +487,9 @@ class Advice:
                          "contract that cannot beat the best stops being asked; --all shows every row)")  # fmt: skip
         fixed_asked = self.fixed_partner().any()  # the rows of a fixed partner seat were asked (partner_rows)
         if hidden:
-            lines.append(f"{hidden} row{'s' if hidden > 1 else ''} not shown: "
-                         + ("a vraag with a fixed partner seat (the partner decides) or " if fixed_asked else "")
-                         + "not biddable now (--all shows every row)")  # fmt: skip
+            names = ", ".join(dict.fromkeys(self.label(r) for r in others))  # a fixed partner's rows share a label
+            lines.append(("a vraag with a fixed partner seat (the partner decides) or " if fixed_asked else "")
+                         + f"not biddable now, not shown: {names} (--all shows every row)")  # fmt: skip
         if m["method"] == "dd" and not fixed_asked and (t["contract"] == "vraag").any():
             lines.append("not asked: a vraag with a fixed partner seat (the partner decides, not you); --all asks "
                          "and shows it")  # fmt: skip
