@@ -273,7 +273,8 @@ def test_the_misere_hint_names_the_misere_contracts_double_dummy_never_made():
     ])  # fmt: skip
     rec = {"contract": "kleine_miserie", "trump": None, "ev_units": 15.0}
     hint = Advice(table, pd.DataFrame(), rec, None, 1.0, {"method": "dd"}).misere_hint()
-    assert "at a table; never made here: pico. --method pimc plays it" in hint and "solo" not in hint
+    assert "Never made here, so not in the table: pico. --method pimc plays the misère contracts" in hint
+    assert "solo" not in hint
     assert Advice(table, pd.DataFrame(), rec, None, 1.0, {"method": "pimc"}).misere_hint() == ""
 
 
@@ -381,3 +382,12 @@ def test_a_pass_worth_more_or_less_than_0_says_why():
     assert passed.other_contract > 0 and round(passed.ev_units, 2) != 0
     line = next(s for s in low.format_table().splitlines() if s.startswith("pass is worth"))
     assert f"{passed.ev_units:+.2f} units" in line and f"on {passed.other_contract:.0%} of the deals" in line
+
+
+def test_quiet_leaves_out_the_key(capsys):
+    """``--quiet`` also leaves out the key to the columns (two fresh users found the quiet output as long as
+    the plain one): the same report up to the runner-up, without the key's lines."""
+    quiet = run(capsys, *EXAMPLE, *RUN)
+    plain = run(capsys, *EXAMPLE, *[a for a in RUN if a != "--quiet"])
+    assert "p_success: probability the contract is made" in plain and "p_success: probability" not in quiet
+    assert plain.startswith(quiet.rstrip("\n")) and quiet.rstrip("\n").splitlines()[-1].startswith("runner-up: ")

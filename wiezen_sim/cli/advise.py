@@ -129,7 +129,7 @@ def _print(args: argparse.Namespace, advice: Advice | Comparison) -> None:
     elif args.format == "csv":
         emit(args, advice.to_csv())
     else:
-        emit(args, advice.format_table(show_all=args.all))
+        emit(args, advice.format_table(show_all=args.all, key=not args.quiet))
 
 
 def add(sub: argparse._SubParsersAction) -> None:

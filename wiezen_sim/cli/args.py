@@ -214,7 +214,8 @@ def add_output(parser: argparse.ArgumentParser, formats: tuple[str, ...] = ("tab
         "--format", choices=formats, default=formats[0], help=f"{' | '.join(formats)} (default {formats[0]})"
     )
     parser.add_argument("--out", type=output_path, metavar="FILE", help="write the result to FILE instead of stdout")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar, no notes on stderr")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar, no notes on stderr, no key to a "
+                        "table's columns")  # fmt: skip
 
 
 def add_jobs(parser: argparse.ArgumentParser, default: int = -1, what: str = "results do not change") -> None:

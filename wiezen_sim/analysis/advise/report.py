@@ -393,9 +393,10 @@ class Advice:
             return ""
         never = [self.label(r) for r in _records(misere[misere["p_success"] == 0])]
         return (
-            "Double dummy lets the defenders of a misère see your cards, so it is made less often than at a table"
-            + (f"; never made here: {', '.join(never)}." if never else ":")
-            + f" {pimc} plays it with players who guess the unseen cards from the auction (slower)."
+            "Double dummy lets the defenders see your cards, so a misère contract is made less often here than at a "
+            "table (open miserie aside: its cards are shown anyway)."
+            + (f" Never made here, so not in the table: {', '.join(never)}." if never else "")
+            + f" {pimc} plays the misère contracts with players who guess the unseen cards from the auction (slower)."
         )
 
     def partial_note(self) -> str:
@@ -422,9 +423,9 @@ class Advice:
         after ``#`` comment lines with the position, the run, the recommendation and the bid values."""
         return _commented_csv(self._comment(), self.bids, self.meta.get("bid_model"), self.table)
 
-    def format_table(self, show_all: bool = False) -> str:
+    def format_table(self, show_all: bool = False, key: bool = True) -> str:
         """A plain-text report: the position, the verdict, the table (biddable rows by expected value, pass,
-        and with ``show_all`` every other row), the recommendation and a key to the columns."""
+        and with ``show_all`` every other row), the recommendation and, with ``key``, a key to the columns."""
         m, t = self.meta, self.table
         ranked = self._ranked()
         # never made: a contract that always failed, or a vraag that nobody accepted (n = 0, no P(success))
@@ -514,6 +515,8 @@ class Advice:
             if between := self._alike_bids():
                 lines.append(f"({', '.join(between)}: pays exactly as the recommendation on every deal, so "
                              "not the runner-up)")  # fmt: skip
+        if not key:
+            return "\n".join(lines)
         lines += [
             "",
             f"p_success: probability the contract is made ({METHOD_WORDS[m['method']]}), with its 95% Wilson interval;",
@@ -521,8 +524,9 @@ class Advice:
         ]
         if "mean_tricks" in shown:  # a column shown only where some row has it
             lines += [
-                "mean_tricks: tricks of the declaring side (blank where only success is settled: double dummy",
-                "asks a target test, a played deal stops once the contract is made or broken);",
+                "mean_tricks: tricks of the declaring side (blank where only success is settled: double dummy asks",
+                "a flat-paying contract, such as an abondance outside the turned suit, one target test; a played",
+                "deal stops once the contract is made or broken);",
             ]
         lines += [
             "n: the deals that row counts, at most the sampled deals: a contract that cannot beat the best stops",
@@ -628,9 +632,9 @@ class Comparison:
         p = self.table[[f"p_{m}" for m in self.meta["methods"]]]
         return (self.table["n"] == 0) | (p.fillna(0) == 0).all(axis=1)
 
-    def format_table(self, show_all: bool = False) -> str:
+    def format_table(self, show_all: bool = False, key: bool = True) -> str:
         """A plain-text report: the position and the run, the table (without ``show_all``, not the rows of
-        :meth:`hopeless`, named in a note), what is not compared, and a key to the columns."""
+        :meth:`hopeless`, named in a note), what is not compared, and with ``key`` a key to the columns."""
         m, methods = self.meta, self.meta["methods"]
         first = methods[0]
         hidden = pd.Series(False, index=self.table.index) if show_all else self.hopeless()
@@ -671,6 +675,8 @@ class Comparison:
             lines.append(f"{fixed} row{'s' if fixed > 1 else ''} not compared: a vraag with a fixed partner seat (the "
                          "partner decides; only --method dd asks it, the play methods play the first seat that "
                          "accepts)")  # fmt: skip
+        if not key:
+            return "\n".join(lines)
         lines += [
             "",
             "p_<method>: probability the contract is made ("
