@@ -66,6 +66,7 @@ def _second_hand_order(deal: str, lead: str, side: int, trump: int = -1, ducks: 
     scratch = new_scratch()
     legal = _legal(hands[1], card >> 4)
     rem = int(hands[0] | hands[1] | hands[2] | hands[3])
+    # the kernel passes the scratch array by address (kernel.dd.layout)
     n = _gen_moves(hands, 1, legal, rem | 1 << card, 1, 0, card >> 4, card, 0, trump, tricks_left, side, ducks, -1,
-                   scratch, 0)  # fmt: skip
+                   scratch.ctypes.data, 0)  # fmt: skip
     return hands, [int(c) for c in scratch[CANDIDATES, 0, :n]]

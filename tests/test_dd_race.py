@@ -94,3 +94,30 @@ def test_the_race_is_asked_only_of_a_lone_declarer_with_trumps(compiled_kernels)
     solver.solve(deal, "S", 1, (0, 2))
     solver.solve(deal, None, 1, (0,))
     assert solver.stats[_k.STAT_RACE_NODES] == 0
+
+
+def test_a_wrongly_shaped_array_is_refused(compiled_kernels):
+    """The race game views its arrays by address with the layout's shapes: another shape is an error."""
+    hands = np.array(
+        parse_deal("N:AKQ.AKQ.AKQ.AKQJ JT9.JT9.JT9.T987 876.876.876.6543 5432.5432.5432.2", None), np.int64
+    )
+    good_table = np.zeros((64, _k.RACE_COLUMNS), np.int64)
+    assert race_test(hands, 0, 0, 0, 1, 100, good_table, _k.new_scratch())
+    with pytest.raises(ValueError, match="not shaped"):
+        race_test(hands, 0, 0, 0, 1, 100, np.zeros((64, _k.RACE_COLUMNS + 1), np.int64), _k.new_scratch())
+    with pytest.raises(ValueError, match="not shaped"):
+        race_test(hands, 0, 0, 0, 1, 100, good_table, np.zeros((4, 64, 16), np.int64))
+
+
+def test_the_search_refuses_wrongly_shaped_arrays(compiled_kernels):
+    """So does the search's entry point (its table and scratch array are viewed by address)."""
+    hands = np.array(
+        parse_deal("N:AKQ.AKQ.AKQ.AKQJ JT9.JT9.JT9.T987 876.876.876.6543 5432.5432.5432.2", None), np.int64
+    )
+    trick = np.zeros(4, np.int64)
+    tt = np.zeros((1 << 12, _k.TT_COLUMNS), np.int64)
+    assert _k.dd_test(hands, -1, 1, 1, 13, _k.BIG, 0, trick, 0, tt, True, _k.new_scratch())
+    with pytest.raises(ValueError, match="not shaped"):
+        _k.dd_test(hands, -1, 1, 1, 13, _k.BIG, 0, trick, 0, tt[:, :7].copy(), True, _k.new_scratch())
+    with pytest.raises(ValueError, match="not shaped"):
+        _k.dd_test(hands, -1, 1, 1, 13, _k.BIG, 0, trick, 0, tt, True, np.zeros((4, 32, 32), np.int64))

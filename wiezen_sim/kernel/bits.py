@@ -147,26 +147,32 @@ else:  # pragma: no cover - depends on the CPU
 
 
 @intrinsic
-def borrowed(typingctx, arr):
-    """The same array (same data, shape and strides) without a reference count.
+def address(typingctx, arr):
+    """The address of a contiguous array's first element, as an int64.
 
-    Numba counts references to an array with atomic increments and decrements; in a
-    recursive search that passes and slices its state arrays at every node they cost
-    about a quarter of the time. The view returned has no owner (its meminfo is NULL,
-    so those counts are skipped): it is valid only while ``arr`` is alive, i.e. within
-    the call that made it, and must not be returned or stored.
+    With :func:`int64_pointer` and ``numba.carray`` the kernel passes its state arrays
+    down its recursive search as one integer each and views them there with shapes
+    known to the compiler (:mod:`wiezen_sim.kernel.dd.layout`). The address is valid
+    only while the array is alive, i.e. within the call that took it.
     """
-    if not isinstance(arr, types.Array):
+    if not isinstance(arr, types.Array) or arr.layout != "C":
         return None
-    sig = arr(arr)
+    sig = types.int64(arr)
 
     def codegen(context, builder, signature, args):
         src = context.make_array(arr)(context, builder, value=args[0])
-        out = context.make_array(arr)(context, builder)
-        for field in ("nitems", "itemsize", "data", "shape", "strides"):
-            setattr(out, field, getattr(src, field))
-        out.meminfo = cgutils.get_null_value(out.meminfo.type)
-        out.parent = cgutils.get_null_value(out.parent.type)
-        return out._getvalue()
+        return builder.ptrtoint(src.data, ir.IntType(64))
+
+    return sig, codegen
+
+
+@intrinsic
+def int64_pointer(typingctx, addr):
+    """An int64 pointer at ``addr`` (from :func:`address`), for ``numba.carray``: a view
+    made from it has no owner (its meminfo is NULL), so numba counts no references to it."""
+    sig = types.CPointer(types.int64)(types.int64)
+
+    def codegen(context, builder, signature, args):
+        return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
 
     return sig, codegen

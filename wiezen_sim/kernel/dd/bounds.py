@@ -30,7 +30,7 @@ from __future__ import annotations
 from numba import njit
 
 from wiezen_sim.kernel.bits import LANE, highest_index, lowest_index, popcount
-from wiezen_sim.kernel.dd.layout import CASH_HANDS, PER_PLY
+from wiezen_sim.kernel.dd.layout import CASH_HANDS, PER_PLY, scratch_view
 from wiezen_sim.kernel.trick import beats
 
 
@@ -339,14 +339,14 @@ def _lone_trump_lead(hands, leader, trump, need):
 
 
 @njit(cache=True, inline="always")
-def _lead_quick_tricks(hands, leader, trump, mmask, lo, tl, scratch, ply):
+def _lead_quick_tricks(hands, leader, trump, mmask, lo, tl, scratch_at, ply):
     """``(answer, decisive cards)`` at a trick's start from the quick tricks of the side on
     lead (:func:`_cash_tricks`; a lone declarer on lead also from a trump lead,
     :func:`_lone_trump_lead`) for "at least ``lo`` tricks of the maximisers"; answer -1:
     undecided. The minimisers' quick tricks prove fewer than ``lo``, which also refutes
     an exact question (``hi < tl``); the maximisers' prove nothing about ``hi``."""
     if (mmask >> leader) & 1:
-        qt, qrel = _cash_tricks(hands, leader, trump, mmask, scratch, ply, lo)
+        qt, qrel = _cash_tricks(hands, leader, trump, mmask, scratch_at, ply, lo)
         if qt >= lo:
             return 1, qrel
         if trump >= 0 and popcount(mmask) == 1:
@@ -354,7 +354,7 @@ def _lead_quick_tricks(hands, leader, trump, mmask, lo, tl, scratch, ply):
             if lt >= lo:
                 return 1, lrel
     else:
-        qt, qrel = _cash_tricks(hands, leader, trump, 15 ^ mmask, scratch, ply, tl - lo + 1)
+        qt, qrel = _cash_tricks(hands, leader, trump, 15 ^ mmask, scratch_at, ply, tl - lo + 1)
         if tl - qt < lo:
             return 0, qrel
     return -1, 0
@@ -389,8 +389,9 @@ def _lone_sure_quick_tricks(hands, player, trump, lead_suit, win_card, pos, lo):
 
 
 @njit(cache=True)
-def _cash_line(hands, leader, trump, team, scratch, ply, transfer_first):
+def _cash_line(hands, leader, trump, team, scratch_at, ply, transfer_first):
     """One line of cashing for :func:`_cash_tricks`; returns ``(tricks, decisive cards)``."""
+    scratch = scratch_view(scratch_at)
     otop = 0  # per opponent seat and suit 4 bits: its highest rank there at the start (0 = none)
     olen = 0  # per opponent seat and suit 4 bits: cards it can still hold
     for p in range(4):
@@ -491,7 +492,7 @@ def _cash_line(hands, leader, trump, team, scratch, ply, transfer_first):
 
 
 @njit(cache=True)
-def _cash_tricks(hands, leader, trump, team, scratch, ply, need):
+def _cash_tricks(hands, leader, trump, team, scratch_at, ply, need):
     """Tricks the leader's team can take in a row from here, whatever the others do.
 
     Two lines of play are played out: the team member on lead cashes its highest card
@@ -525,10 +526,10 @@ def _cash_tricks(hands, leader, trump, team, scratch, ply, need):
             bound += longest
     if bound < need:
         return 0, 0
-    a, rel_a = _cash_line(hands, leader, trump, team, scratch, ply, False)
+    a, rel_a = _cash_line(hands, leader, trump, team, scratch_at, ply, False)
     if a >= need:
         return a, rel_a
-    b, rel_b = _cash_line(hands, leader, trump, team, scratch, ply, True)
+    b, rel_b = _cash_line(hands, leader, trump, team, scratch_at, ply, True)
     if b > a:
         return b, rel_b
     return a, rel_a

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from wiezen_sim.kernel.bits import borrowed, highest_index, popcount
+from wiezen_sim.kernel.bits import address, highest_index, popcount
 from wiezen_sim.kernel.dd.layout import (
     BIG,
     HANDS,
@@ -36,6 +36,7 @@ from wiezen_sim.kernel.dd.layout import (
     STAT_TRICK_NODES,
     STATE,
     STATS,
+    TT_COLUMNS,
 )
 from wiezen_sim.kernel.dd.moves import _legal
 from wiezen_sim.kernel.dd.race import race_test
@@ -103,9 +104,15 @@ def _end_budget(stats, limit):
 
 
 @njit(cache=True, inline="always")
-def _start_question(hands, scratch):
+def _start_question(hands, tt, scratch):
     """Copy the hands into the scratch array and forget the killer leads, so that a
-    question's search (and node count) does not depend on the questions before it."""
+    question's search (and node count) does not depend on the questions before it.
+
+    Raises ValueError when ``tt`` or ``scratch`` is not shaped as :mod:`.layout` says (the
+    search views them by address with those shapes and would read outside them).
+    """
+    if scratch.shape != (SCRATCH_ROWS, SCRATCH_PLIES, SCRATCH_MOVES) or tt.shape[1] != TT_COLUMNS:
+        raise ValueError("the table or the scratch array is not shaped as kernel.dd.layout says")
     scratch[STATE, HANDS, : hands.shape[0]] = hands
     scratch[PER_PLY, :, KILLER_LEAD] = 0
 
@@ -151,7 +158,7 @@ def dd_test(
     lead_suit, win_card, win_seat, tmask = _trick_state(trick, n_trick, leader, trump)
     player = (leader + n_trick) & 3
     tl = popcount(hands[player])
-    _start_question(hands, scratch)
+    _start_question(hands, tt, scratch)
     scratch[STATE, STATS, STAT_SEARCHES] += 1
     return _search(
         trump,
@@ -167,9 +174,10 @@ def dd_test(
         win_card,
         win_seat,
         tmask,
-        borrowed(tt),
+        address(tt),
+        tt.shape[0],
         use_tt,
-        borrowed(scratch),
+        address(scratch),
     )
 
 
@@ -205,7 +213,7 @@ def dd_value(
     lead_suit, win_card, win_seat, tmask = _trick_state(trick, n_trick, leader, trump)
     player = (leader + n_trick) & 3
     tl = popcount(hands[player])
-    _start_question(hands, scratch)
+    _start_question(hands, tt, scratch)
     stats = scratch[STATE, STATS]
     racing = race.shape[0] > 0 and n_trick == 0 and trump >= 0 and cmask == mmask and popcount(mmask) == 1
     race_cap = tl + 1  # the race game did not show this many tricks (it shows fewer or none beyond)
@@ -226,7 +234,7 @@ def dd_value(
             limit = _start_budget(stats, stats[STAT_RACE_AFTER] if stats[STAT_RACE_AFTER] > 0 else RACE_AFTER)
         made = _search(
             trump, mmask, cmask, t, BIG, tl, 0, n_trick, leader, lead_suit, win_card, win_seat, tmask,
-            borrowed(tt), use_tt, borrowed(scratch),
+            address(tt), tt.shape[0], use_tt, address(scratch),
         )  # fmt: skip
         if racing_t:
             cut = _end_budget(stats, limit)
@@ -240,7 +248,7 @@ def dd_value(
                     race_cap = t
                     made = _search(
                         trump, mmask, cmask, t, BIG, tl, 0, n_trick, leader, lead_suit, win_card, win_seat, tmask,
-                        borrowed(tt), use_tt, borrowed(scratch),
+                        address(tt), tt.shape[0], use_tt, address(scratch),
                     )  # fmt: skip
         if made:
             lo_b = t

@@ -22,7 +22,7 @@ from __future__ import annotations
 from numba import njit
 
 from wiezen_sim.kernel.bits import LANE, highest_index, lowest_index, popcount
-from wiezen_sim.kernel.dd.layout import CANDIDATES, KILLER_LEAD, PER_PLY, SCORES
+from wiezen_sim.kernel.dd.layout import CANDIDATES, KILLER_LEAD, PER_PLY, SCORES, scratch_view
 from wiezen_sim.kernel.trick import beats
 
 # ---------------------------------------------------------------- lead weights
@@ -393,7 +393,7 @@ def _gen_moves(
     mmask,
     ducks,
     tt_move,
-    scratch,
+    scratch_at,
     ply,
 ):
     """Write one card per sequence of equivalent legal cards, ordered best-first, to
@@ -405,6 +405,7 @@ def _gen_moves(
     game where everybody ducks (misère), else everybody tries to win tricks. Returns
     the count.
     """
+    scratch = scratch_view(scratch_at)
     n = 0
     for s in range(4):
         lane_l = (legal >> (16 * s)) & LANE

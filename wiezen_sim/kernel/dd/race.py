@@ -29,19 +29,26 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from wiezen_sim.kernel.bits import LANE, highest_index, pext, popcount
+from wiezen_sim.kernel.bits import LANE, address, highest_index, pext, popcount
 from wiezen_sim.kernel.dd.bounds import _unmatched
 from wiezen_sim.kernel.dd.layout import (
     CANDIDATES,
+    RACE_COLUMNS,
     RACE_HASH,
     RACE_VALUE,
     RACE_WAYS,
     RACE_WORD,
+    RACE_WORDS,
     SCORES,
+    SCRATCH_MOVES,
+    SCRATCH_PLIES,
+    SCRATCH_ROWS,
     STAT_RACE_LIMIT,
     STAT_RACE_NODES,
     STATE,
     STATS,
+    scratch_view,
+    table_view,
 )
 
 SIDE_SHIFT = 16  # a seat's cards of side suit k: 4 bits from SIDE_SHIFT + 4 * k
@@ -97,23 +104,27 @@ def race_words(hands, trump, declarer, words):
 
 
 _RACE_SIG = types.boolean(
-    types.int64[::1],  # words
     types.int64,  # declarer
     types.int64,  # need
     types.int64,  # leader
     types.int64,  # pos
     types.int64,  # lead: the side suit led (-1: trump)
     types.int64,  # ply
-    types.int64[:, ::1],  # race table
-    types.int64[:, :, ::1],  # scratch
+    types.int64,  # the race table's address
+    types.int64,  # its rows
+    types.int64,  # the scratch array's address
 )
 
 
 @njit(_RACE_SIG, cache=True)
-def _race(words, declarer, need, leader, pos, lead, ply, table, scratch):
-    """Can the declarer make ``need`` more tricks of the race game from here? The trick's cards are in
-    ``scratch[SCORES, ply - pos + q]`` (q-th card); candidates in ``scratch[CANDIDATES, ply]``. A search
-    that reaches ``stats[STAT_RACE_LIMIT]`` trick starts returns False at once and stores nothing."""
+def _race(declarer, need, leader, pos, lead, ply, table_at, table_rows, scratch_at):
+    """Can the declarer make ``need`` more tricks of the race game from here? The position is in
+    ``scratch[STATE, RACE_WORDS]``, the trick's cards in ``scratch[SCORES, ply - pos + q]`` (q-th card);
+    candidates in ``scratch[CANDIDATES, ply]``. A search that reaches ``stats[STAT_RACE_LIMIT]`` trick
+    starts returns False at once and stores nothing. The arrays are passed by address (:mod:`.layout`)."""
+    table = table_view(table_at, table_rows, RACE_COLUMNS)
+    scratch = scratch_view(scratch_at)
+    words = scratch[STATE, RACE_WORDS]
     stats = scratch[STATE, STATS]
     if pos == 0:
         if need <= 0:
@@ -147,7 +158,7 @@ def _race(words, declarer, need, leader, pos, lead, ply, table, scratch):
                 and table[row, RACE_WORD + 3] == k3
             ):
                 return table[row, RACE_VALUE] >> _VALUE_SHIFT == 1
-        r = _race(words, declarer, need, leader, np.int64(START), np.int64(-1), ply, table, scratch)
+        r = _race(declarer, need, leader, np.int64(START), np.int64(-1), ply, table_at, table_rows, scratch_at)
         if stats[STAT_RACE_NODES] < stats[STAT_RACE_LIMIT]:
             row = first + ((key >> 40) & (RACE_WAYS - 1))  # replace a pseudo-random way
             table[row, RACE_WORD] = k0
@@ -207,7 +218,7 @@ def _race(words, declarer, need, leader, pos, lead, ply, table, scratch):
         if pos == 0:
             led = -1 if c < SIDE_CARD else (c - SIDE_CARD if c < TOP_CARD else c - TOP_CARD)
         if pos < 3:
-            r = _race(words, declarer, need, leader, pos + 1, led, ply + 1, table, scratch)
+            r = _race(declarer, need, leader, pos + 1, led, ply + 1, table_at, table_rows, scratch_at)
         else:
             top = -1
             winner = -1
@@ -220,7 +231,9 @@ def _race(words, declarer, need, leader, pos, lead, ply, table, scratch):
                 winner = declarer
             if winner >= 0:
                 won = 1 if winner == declarer else 0
-                r = _race(words, declarer, need - won, winner, np.int64(0), np.int64(-1), ply + 1, table, scratch)
+                r = _race(
+                    declarer, need - won, winner, np.int64(0), np.int64(-1), ply + 1, table_at, table_rows, scratch_at
+                )
             else:  # any seat that followed the suit led may have won it: the defenders choose
                 r = True
                 for q in range(4):
@@ -229,8 +242,9 @@ def _race(words, declarer, need, leader, pos, lead, ply, table, scratch):
                         seat = (leader + q) & 3
                         won = 1 if seat == declarer else 0
                         if not _race(
-                            words, declarer, need - won, seat, np.int64(0), np.int64(-1), ply + 1, table, scratch
-                        ):
+                            declarer, need - won, seat, np.int64(0), np.int64(-1), ply + 1, table_at, table_rows,
+                            scratch_at,
+                        ):  # fmt: skip
                             r = False
                             break
         words[player] += change
@@ -251,11 +265,15 @@ def race_test(hands, trump, declarer, leader, need, budget, table, scratch):
     ``hands``: int64[4] at a trick's start, ``leader`` to lead; ``trump`` 0..3; ``table``: the race game's
     table (int64[rows, RACE_COLUMNS], rows a power of two; its entries describe whole race positions, so it
     is never emptied); ``scratch``: the search's scratch array (its CANDIDATES and SCORES rows are used as a
-    search's nodes use them, its counters ``STAT_RACE_*``).
+    search's nodes use them, its counters ``STAT_RACE_*``, the position kept in ``scratch[STATE, RACE_WORDS]``).
+    Raises ValueError when ``table`` or ``scratch`` is not shaped so (the race game views them by address).
     """
-    words = np.zeros(4, np.int64)
-    race_words(hands, trump, declarer, words)
+    if table.shape[1] != RACE_COLUMNS or scratch.shape != (SCRATCH_ROWS, SCRATCH_PLIES, SCRATCH_MOVES):
+        raise ValueError("the race table or the scratch array is not shaped as kernel.dd.layout says")
+    race_words(hands, trump, declarer, scratch[STATE, RACE_WORDS])
     stats = scratch[STATE, STATS]
     stats[STAT_RACE_LIMIT] = stats[STAT_RACE_NODES] + budget
-    ok = _race(words, declarer, need, leader, np.int64(0), np.int64(-1), np.int64(0), table, scratch)
+    ok = _race(
+        declarer, need, leader, np.int64(0), np.int64(-1), np.int64(0), address(table), table.shape[0], address(scratch)
+    )
     return ok and stats[STAT_RACE_NODES] < stats[STAT_RACE_LIMIT]

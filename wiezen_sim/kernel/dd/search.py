@@ -65,6 +65,9 @@ from wiezen_sim.kernel.dd.layout import (
     STAT_TRICK_NODES,
     STATE,
     STATS,
+    TT_COLUMNS,
+    scratch_view,
+    table_view,
 )
 from wiezen_sim.kernel.dd.misere import _never_wins_bound
 from wiezen_sim.kernel.dd.moves import _extend_rel, _gen_moves, _legal
@@ -122,9 +125,9 @@ PICO_WIN_BUDGET = 256
 _I64 = types.int64
 _SEARCH_SIG = types.boolean(
     _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64,  # trump .. trick_mask
-    types.int64[:, ::1],  # tt
+    _I64, _I64,  # tt's address and rows
     _I64,  # use_tt
-    types.int64[:, :, ::1],  # scratch (with the hands and the statistics)
+    _I64,  # scratch's address (with the hands and the statistics)
 )  # fmt: skip
 
 
@@ -143,9 +146,10 @@ def _search(
     win_card,
     win_seat,
     trick_mask,
-    tt,
+    tt_at,
+    tt_rows,
     use_tt,
-    scratch,
+    scratch_at,
 ):
     """Can the maximisers make the counted tricks from here land in [lo, hi]?
 
@@ -153,9 +157,11 @@ def _search(
     to it; ``lead_suit``/``win_card``/``win_seat`` describe it (-1 when pos == 0);
     ``trick_mask`` = its cards. Returns a bool and leaves in
     ``scratch[PER_PLY, ply, DECISIVE]`` the cards that decided it (see :mod:`.table`);
-    ``hands`` is restored. The hands and the statistics are rows of ``scratch`` (fewer
-    arguments to pass).
+    ``hands`` is restored. The hands and the statistics are rows of ``scratch``; the table
+    (``tt_rows`` rows) and the scratch array come by address (:mod:`.layout`).
     """
+    tt = table_view(tt_at, tt_rows, TT_COLUMNS)
+    scratch = scratch_view(scratch_at)
     hands = scratch[STATE, HANDS]
     stats = scratch[STATE, STATS]
     stats[STAT_NODES] += 1
@@ -220,7 +226,7 @@ def _search(
     dec = 0
     # (the minimisers' quick tricks also refute an exact question: they hold the count below lo)
     if pos == 0 and cmask == mmask and (one_sided or not (mmask >> leader) & 1):
-        answer, dec = _lead_quick_tricks(hands, leader, trump, mmask, lo, tl, scratch, ply)
+        answer, dec = _lead_quick_tricks(hands, leader, trump, mmask, lo, tl, scratch_at, ply)
     elif pos > 0 and cmask == mmask:
         if hi >= tl and mmask == 1 << player:
             answer, dec = _lone_sure_quick_tricks(hands, player, trump, lead_suit, win_card, pos, lo)
@@ -248,7 +254,7 @@ def _search(
         # defenders' refutation is mostly to force a second trick)
         cmask != mmask or (trump < 0 and popcount(mmask) & 1 == 1 and lo == hi),
         tt_move,
-        scratch,
+        scratch_at,
         ply,
     )
     is_max = (mmask >> player) & 1
@@ -321,19 +327,19 @@ def _search(
             if pos == 0:
                 r = _search(
                     trump, mmask, cmask, lo, hi, tl, ply + 1, pos + 1, leader, c >> 4, c, player, bit,
-                    tt, use_tt, scratch,
+                    tt_at, tt_rows, use_tt, scratch_at,
                 )  # fmt: skip
                 crel = scratch[PER_PLY, ply + 1, DECISIVE]
             elif pos < 3:
                 if beats(c, win_card, trump):
                     r = _search(
                         trump, mmask, cmask, lo, hi, tl, ply + 1, pos + 1, leader, lead_suit, c, player,
-                        trick_mask | bit, tt, use_tt, scratch,
+                        trick_mask | bit, tt_at, tt_rows, use_tt, scratch_at,
                     )  # fmt: skip
                 else:
                     r = _search(
                         trump, mmask, cmask, lo, hi, tl, ply + 1, pos + 1, leader, lead_suit, win_card, win_seat,
-                        trick_mask | bit, tt, use_tt, scratch,
+                        trick_mask | bit, tt_at, tt_rows, use_tt, scratch_at,
                     )  # fmt: skip
                 crel = scratch[PER_PLY, ply + 1, DECISIVE]
             else:
@@ -347,7 +353,7 @@ def _search(
                 r = _search(
                     trump, mmask, cmask, lo - got, hi - got, tl - 1, ply + 1, zero, ws, no_card, no_card, no_card,
                     zero,
-                    tt, use_tt, scratch,
+                    tt_at, tt_rows, use_tt, scratch_at,
                 )  # fmt: skip
                 crel = scratch[PER_PLY, ply + 1, DECISIVE]
                 # the winning card decided the trick if it beat another card of its suit

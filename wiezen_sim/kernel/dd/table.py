@@ -49,7 +49,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from wiezen_sim.kernel.bits import LANE, highest_index, lowest_index, pdep, pext, popcount
+from wiezen_sim.kernel.bits import LANE, address, highest_index, lowest_index, pdep, pext, popcount
 from wiezen_sim.kernel.dd.layout import (
     CODE_SETS_PER_ROW,
     CODE_WORDS,
@@ -63,12 +63,14 @@ from wiezen_sim.kernel.dd.layout import (
     STAT_TT_PRUNES,
     STAT_TT_STORES,
     TT_BOUNDS,
+    TT_COLUMNS,
     TT_LENGTHS,
     TT_NEXT,
     TT_OWNERS_HIGH,
     TT_OWNERS_LOW,
     TT_QUESTION,
     TT_SEGMENT,
+    table_view,
 )
 
 # the fields of an entry's question word (TT_QUESTION)
@@ -320,15 +322,16 @@ def _tt_save(tt, stats, hands, rem, key, rel, best, result, lo, tl, one_sided, f
     else:
         set_lb = result
         value = 1 if result else 0
-    _tt_store(tt, stats, kw0, kw1, seg_m, c0, c1, tl, set_lb, value, mv)
+    _tt_store(address(tt), tt.shape[0], stats, kw0, kw1, seg_m, c0, c1, tl, set_lb, value, mv)
 
 
 @njit(cache=True)
-def _tt_store(tt, stats, kw0, kw1, seg_m, c0, c1, tl, set_lb, value, move):
+def _tt_store(tt_at, tt_rows, stats, kw0, kw1, seg_m, c0, c1, tl, set_lb, value, move):
     """Tighten one bound (lower if ``set_lb`` else upper) of the entry for this segment.
 
     A full entry pool first drops its entries with the fewest tricks left (``_tt_prune``).
     """
+    tt = table_view(tt_at, tt_rows, TT_COLUMNS)
     n = tt.shape[0]
     h = _entry_head(kw0, kw1, c0, c1, _head_mask(tt, stats))
     p0 = c0 & seg_m
