@@ -9,8 +9,8 @@ that indexes one views it again with :func:`scratch_view` or :func:`table_view`:
 compiler then knows the shapes (an index is a constant offset, not a product of strides
 loaded from the arguments), a recursive call passes one word per array instead of the
 array's 9-11-word descriptor, and the views have no owner, so numba counts no references
-to them. Session 52 (the question corpus of ``advise_suite``'s kinds, the same trick
-nodes): 10-15 % less CPU. The arrays:
+to them. Session 52, the same trick nodes: list1000's first 200 tables 9 % less CPU, the
+advisor's suite 7-10 % (results/benchmarks/README.md). The arrays:
 
     hands:   int64[4] — ``hands[seat]`` = mask of the cards still held. The entry points
              copy it into the scratch array (``scratch[STATE, HANDS, :4]``), where the
