@@ -37,6 +37,7 @@ from wiezen_sim.kernel.dd.layout import (
     STATE,
     STATS,
     TT_COLUMNS,
+    check_shapes,
 )
 from wiezen_sim.kernel.dd.moves import _legal
 from wiezen_sim.kernel.dd.race import race_test
@@ -111,8 +112,7 @@ def _start_question(hands, tt, scratch):
     Raises ValueError when ``tt`` or ``scratch`` is not shaped as :mod:`.layout` says (the
     search views them by address with those shapes and would read outside them).
     """
-    if scratch.shape != (SCRATCH_ROWS, SCRATCH_PLIES, SCRATCH_MOVES) or tt.shape[1] != TT_COLUMNS:
-        raise ValueError("the table or the scratch array is not shaped as kernel.dd.layout says")
+    check_shapes(tt, TT_COLUMNS, scratch)
     scratch[STATE, HANDS, : hands.shape[0]] = hands
     scratch[PER_PLY, :, KILLER_LEAD] = 0
 

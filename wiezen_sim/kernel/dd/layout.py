@@ -131,6 +131,15 @@ def scratch_view(scratch_at):
 
 
 @njit(cache=True, inline="always")
+def check_shapes(table, columns, scratch):
+    """Raise ValueError unless ``table`` has ``columns`` columns and ``scratch`` is shaped as above: the search
+    views both by address with these shapes (:func:`scratch_view`, :func:`table_view`) and would read outside
+    an array shaped otherwise."""
+    if table.shape[1] != columns or scratch.shape != (SCRATCH_ROWS, SCRATCH_PLIES, SCRATCH_MOVES):
+        raise ValueError("the table or the scratch array is not shaped as kernel.dd.layout says")
+
+
+@njit(cache=True, inline="always")
 def table_view(table_at, rows, columns):
     """The table (int64[rows, columns]: the transposition table, the race game's) at address ``table_at``
     (``bits.address``), ``columns`` a constant known to the compiler; valid while the caller's array is alive."""

@@ -40,13 +40,11 @@ from wiezen_sim.kernel.dd.layout import (
     RACE_WORD,
     RACE_WORDS,
     SCORES,
-    SCRATCH_MOVES,
-    SCRATCH_PLIES,
-    SCRATCH_ROWS,
     STAT_RACE_LIMIT,
     STAT_RACE_NODES,
     STATE,
     STATS,
+    check_shapes,
     scratch_view,
     table_view,
 )
@@ -268,8 +266,7 @@ def race_test(hands, trump, declarer, leader, need, budget, table, scratch):
     search's nodes use them, its counters ``STAT_RACE_*``, the position kept in ``scratch[STATE, RACE_WORDS]``).
     Raises ValueError when ``table`` or ``scratch`` is not shaped so (the race game views them by address).
     """
-    if table.shape[1] != RACE_COLUMNS or scratch.shape != (SCRATCH_ROWS, SCRATCH_PLIES, SCRATCH_MOVES):
-        raise ValueError("the race table or the scratch array is not shaped as kernel.dd.layout says")
+    check_shapes(table, RACE_COLUMNS, scratch)
     race_words(hands, trump, declarer, scratch[STATE, RACE_WORDS])
     stats = scratch[STATE, STATS]
     stats[STAT_RACE_LIMIT] = stats[STAT_RACE_NODES] + budget

@@ -395,5 +395,5 @@ def _search(
         rel = _segment(rel, rem)
     scratch[PER_PLY, ply, DECISIVE] = rel
     if store:
-        _tt_save(tt, stats, hands, rem, key, rel, best, result, lo, tl, one_sided, flip)
+        _tt_save(tt_at, tt_rows, stats, hands, rem, key, rel, best, result, lo, tl, one_sided, flip)
     return result

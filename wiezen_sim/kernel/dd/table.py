@@ -49,7 +49,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from wiezen_sim.kernel.bits import LANE, address, highest_index, lowest_index, pdep, pext, popcount
+from wiezen_sim.kernel.bits import LANE, highest_index, lowest_index, pdep, pext, popcount
 from wiezen_sim.kernel.dd.layout import (
     CODE_SETS_PER_ROW,
     CODE_WORDS,
@@ -292,10 +292,10 @@ def _tt_probe(tt, stats, hands, rem, leader, key, lo, tl, one_sided, flip):
 
 
 @njit(cache=True, inline="always")
-def _tt_save(tt, stats, hands, rem, key, rel, best, result, lo, tl, one_sided, flip):
+def _tt_save(tt_at, tt_rows, stats, hands, rem, key, rel, best, result, lo, tl, one_sided, flip):
     """Store a search's result: the bound it gives on the canonical question, for the
     positions that share the cards in ``rel`` that decided it (``best``: the lead that
-    succeeded, -1: none)."""
+    succeeded, -1: none). The table comes by address (``tt_rows`` rows, :mod:`.layout`)."""
     stats[STAT_TT_STORES] += 1
     kw0, kw1b, c0, c1 = key
     seg_m = pext(rel, rem)
@@ -322,7 +322,7 @@ def _tt_save(tt, stats, hands, rem, key, rel, best, result, lo, tl, one_sided, f
     else:
         set_lb = result
         value = 1 if result else 0
-    _tt_store(address(tt), tt.shape[0], stats, kw0, kw1, seg_m, c0, c1, tl, set_lb, value, mv)
+    _tt_store(tt_at, tt_rows, stats, kw0, kw1, seg_m, c0, c1, tl, set_lb, value, mv)
 
 
 @njit(cache=True)
