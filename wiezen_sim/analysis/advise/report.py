@@ -17,6 +17,7 @@ method, recommendation): ``pandas.read_csv(path, comment="#")`` reads the table.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -151,6 +152,24 @@ def _verdict_units(ev: float) -> str:
     return f"{(ev if round(ev, 1) else 0.0):+.1f}".replace("-", "−")
 
 
+def _yes(ev: str) -> str:
+    """The recommendation's word in the verdict, given its value as :func:`_verdict_units` shows it: "yes", or
+    "yes, the smallest loss" when every option loses (a player read a plain "yes" on a loss as a sure thing)."""
+    return "yes, the smallest loss" if ev.startswith("−") else "yes"
+
+
+def _made_yet_losing(rows: list[dict], label: Callable[[dict], str]) -> list[str]:
+    """A line for each contract row made on more than half of the deals that still loses on average (a player
+    asked why a solo made 60 % of the time was worth −0.52 units)."""
+    return [
+        f"{label(r)} is made on {r['p_success']:.0%} of the deals and still loses {-r['ev_units']:.2f} units on "
+        "average: its failures cost more than its successes pay (the payment grows with each trick over or under "
+        "its target, RULES.md 1.6)"
+        for r in rows
+        if r["contract"] != "pass" and r["p_success"] > 0.5 and r["ev_units"] < 0
+    ]
+
+
 def _more(options: int, where: str) -> list[str]:
     """``["2 more in the bid table"]`` when the verdict names fewer than ``options`` (it names at most
     :data:`VERDICT_OPTIONS` + 1), else empty: a player read a bid left out as forgotten."""
@@ -253,7 +272,8 @@ class Advice:
         return bid_label(row, self.meta.get("hand"))
 
     def verdict(self) -> str:
-        """The short answer: the recommendation (``yes``), then the other best options by expected value, e.g.
+        """The short answer: the recommendation (``yes``; ``yes, the smallest loss`` when it loses), then the other
+        best options by expected value, e.g.
         ``abondance ♠: yes, 0.97, +23 units · miserie: no, 0.05, −27 units · pass: no, +0.0 units``; from
         the bid values (where there are some) ``vraag ♥: yes, +1.7 units · pass: no, +0.0 units``; a bid that
         settles as the recommendation, or as pass, on every deal says so:
@@ -287,13 +307,13 @@ class Advice:
             alike = self._alike_bids()
             for row in ranked[: VERDICT_OPTIONS + 1]:
                 label = self.bid_label(row)
+                ev = _verdict_units(row["ev_units"])
                 said = (
-                    "yes" if label == best
+                    _yes(ev) if label == best
                     else f"pays as {best}" if label in alike
                     else "pays as pass" if row["pays_as_pass"]
                     else "no"
                 )  # fmt: skip
-                ev = _verdict_units(row["ev_units"])
                 n = int(row["n"])
                 if n >= most:
                     parts.append(f"{label}: {said}, {ev} units")
@@ -305,8 +325,8 @@ class Advice:
             return parts + _more(len(ranked), "bid table")
         options = self._ranked()
         for row in sorted(options, key=lambda row: self.label(row) != best)[: VERDICT_OPTIONS + 1]:
-            said = "yes" if self.label(row) == best else "no"
             ev = _verdict_units(row["ev_units"])
+            said = _yes(ev) if self.label(row) == best else "no"
             if row["contract"] == "pass":
                 parts.append(f"pass: {said}, {ev} units")
             else:
@@ -476,6 +496,7 @@ class Advice:
             "",
             *self._bid_lines(show_all),
             shown.to_string(index=False) if len(shown) else "(no contract row shown)",
+            *_made_yet_losing(listed, self.label),
         ]
         unaccepted = [r for r in never if r["n"] == 0]  # a vraag nobody accepted: not asked, so not "never made"
         if unaccepted:
@@ -509,7 +530,11 @@ class Advice:
             }
             lines.append(
                 f"runner-up: {self.bid_label(run)}  ({run['ev_units']:+.2f} units"
-                + ("; never made in these deals, so not in the bid table" if unseen else "")
+                + (
+                    "; its contract was never made in these deals, so the bid table leaves it out: --all shows it"
+                    if unseen
+                    else ""
+                )
                 + f"); P(recommendation really better, deal by deal) = {self.p_order:.3f}"
             )
             if between := self._alike_bids():
