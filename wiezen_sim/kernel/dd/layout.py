@@ -105,13 +105,17 @@ TT_NEXT = 5  # the next entry of its hash chain + 1 (0: end of chain)
 TT_BOUNDS = 6  # lower bound | upper bound << 8 | (best lead + 1) << 16 (fields named in .table)
 # the chain heads and the code sets: in the last rows of the table (at most 1 / HEAD_SHARE
 # of them), from the last row backwards: first the chain heads, HEADS_PER_ROW to a row (a
-# word each: the first entry of its chain + 1, 0: empty), then the code sets, CODE_SETS_PER_ROW
-# to a row (CODE_WORDS words each: bit c = an entry with pattern code c is stored for a
-# code-free question hashing there), a quarter as many as the heads
-HEAD_SHARE = 16
+# word each: the first entry of its chain + 1, 0: empty), then the code sets of the ordinary
+# questions, CODE_SETS_PER_ROW to a row (CODE_WORDS words each: bit c = an entry with pattern
+# code c is stored for a code-free question hashing there), a quarter as many as the heads,
+# then those of the misère family's and exact questions (finer codes, .table), REFINED_SET_ROWS
+# rows each (REFINED_CODE_WORDS words), a sixteenth as many as the heads
+HEAD_SHARE = 8
 HEADS_PER_ROW = 8
 CODE_WORDS = 4
 CODE_SETS_PER_ROW = 2
+REFINED_CODE_WORDS = 10
+REFINED_SET_ROWS = 2
 MIN_HEADS = 1 << 16  # chain heads of an empty table (grown with the entries, _tt_grow)
 
 # ---------------------------------------------------------------- the race game's table (.race)

@@ -13,13 +13,16 @@ An entry's row (columns named in :mod:`.layout`):
     ``TT_QUESTION``: leader | tag << TAG_SHIFT | pattern code << CODE_SHIFT | top-card
         owners << OWNERS_SHIFT (tag: maximising seats, counted set, exact target; code:
         per suit whether the segment is empty, the suit's top card alone, the whole suit,
-        or part of the suit with at least its top two cards (``_CODE_*``); owners: per
-        suit with a segment 3 bits = 1 + seat holding its top card). The hash chain of an
-        entry is also chosen by the owners of every card of its whole suits and of the
-        top two cards of its other suits with two or more relevant cards: the entries of
-        a question with the same lengths, code and top-card owners differ in the owners
-        of lower cards, and a lookup walked chains of 50-70 of them without this (an
-        exact solo count, issue 18);
+        or part of the suit with at least its top two cards (``_CODE_*``), and for the
+        misère family's and exact questions (``_refined``) also whether that part has
+        four cards or more; owners: per suit with a segment 3 bits = 1 + seat holding
+        its top card). The hash chain of an entry is also chosen by the owners of every
+        card of its whole suits, of the top two cards of its other suits with two or more
+        relevant cards (the top four with four or more, where the code says so): the
+        entries of a question with the same lengths, code and top-card owners differ in
+        the owners of lower cards, and a lookup walked chains of 50-70 of them without
+        this (an exact solo count, issue 18), and of 11 on average in a misère proof
+        whose segments run four to eight cards deep (session 53);
     ``TT_SEGMENT``: ``pext(relevant cards, remaining cards)`` — the relevant cards in the
         packed order of the remaining cards (lowest spade first);
     ``TT_OWNERS_LOW``, ``TT_OWNERS_HIGH``: ``pext(hand1 | hand3, remaining) & segment``
@@ -29,11 +32,12 @@ An entry's row (columns named in :mod:`.layout`):
     ``TT_BOUNDS``: lower bound | upper bound << UPPER_SHIFT | (best lead + 1) << LEAD_SHIFT:
         the bounds are on the counted tricks of the canonical question, the best lead is
         ``suit * 16 + number of remaining cards above it`` (0: none).
-Entries fill rows 0, 1, ... up to 15/16 of the table; the last sixteenth
-(``HEAD_SHARE``) holds, from the last row backwards, the chain heads (at most a quarter
-as many as rows, ``HEADS_PER_ROW`` to a row): ``tt[_head_row(n, h), h % HEADS_PER_ROW]``
-= the first entry of the chain of hash value h + 1; then the code sets (a quarter as
-many, :func:`_code_set`): bit c of the ``CODE_WORDS`` words of a set = an entry with
+Entries fill rows 0, 1, ... up to 7/8 of the table; the last eighth (``HEAD_SHARE``)
+holds, from the last row backwards, the chain heads (at most a quarter as many as rows,
+``HEADS_PER_ROW`` to a row): ``tt[_head_row(n, h), h % HEADS_PER_ROW]`` = the first entry
+of the chain of hash value h + 1; then the code sets (:func:`_code_set`: a quarter as many
+as the heads for the ordinary questions, ``CODE_WORDS`` words each; a sixteenth as many
+for the refined ones, ``REFINED_CODE_WORDS`` words each): bit c of a set = an entry with
 pattern code c is stored for a code-free key ``kw1 & QUESTION_MASK`` hashing there. A
 lookup reads one code set and walks the chains of its codes only.
 
@@ -56,6 +60,8 @@ from wiezen_sim.kernel.dd.layout import (
     HEAD_SHARE,
     HEADS_PER_ROW,
     MIN_HEADS,
+    REFINED_CODE_WORDS,
+    REFINED_SET_ROWS,
     STAT_HEAD_DOUBLINGS,
     STAT_TT_ENTRIES,
     STAT_TT_HITS,
@@ -76,7 +82,7 @@ from wiezen_sim.kernel.dd.layout import (
 # the fields of an entry's question word (TT_QUESTION)
 TAG_SHIFT = 2  # below it: the leader
 CODE_SHIFT = 12  # below it: the code-free question (leader and tag)
-OWNERS_SHIFT = 20  # below it: the pattern code (< 256)
+OWNERS_SHIFT = 22  # below it: the pattern code (< N_CODES)
 QUESTION_MASK = (1 << CODE_SHIFT) - 1
 CODE_MASK = (1 << (OWNERS_SHIFT - CODE_SHIFT)) - 1
 TAG_MISERE = 1 << 4  # tag: the counted seats are not the maximising ones
@@ -91,14 +97,27 @@ _KEPT_COLUMNS = (TT_LENGTHS, TT_QUESTION, TT_SEGMENT, TT_OWNERS_LOW, TT_OWNERS_H
 
 # per suit pattern (bit = suit), the 3-bit fields of those suits in a top-owners word
 _PAT_OWNER_MASK = np.array([sum(7 << (3 * s) for s in range(4) if pat >> s & 1) for pat in range(16)], dtype=np.int64)
-# a table pattern code is sum(state(suit) * 4 ** suit), state 0: no relevant card, 1: the
+# a table pattern code is sum(state(suit) * base ** suit), state 0: no relevant card, 1: the
 # segment is the suit's top card alone, 2: the whole suit, 3: part of the suit, at least
-# its top two cards; its suits of state 2, of state 3, and of any state but 0
-N_CODES = 256
-_STATES = [[code // 4**s % 4 for s in range(4)] for code in range(N_CODES)]
-_CODE_WHOLE = np.array([sum(1 << s for s in range(4) if st[s] == 2) for st in _STATES], dtype=np.int64)
-_CODE_TOP_TWO = np.array([sum(1 << s for s in range(4) if st[s] == 3) for st in _STATES], dtype=np.int64)
-_CODE_SUITS = np.array([sum(1 << s for s in range(4) if st[s]) for st in _STATES], dtype=np.int64)
+# its top two cards; base 4, or for a refined question (_refined) base 5 with state 3 only
+# up to three cards and 4: part of the suit, at least its top four cards. Indexed
+# [refined, code]: its suits of state 2, of state 3, of state 4, and of any state but 0
+N_CODES = 5**4
+REFINED_DEPTH = 4  # a refined question's state 4: at least this many relevant cards in a suit, not all of it
+_STATES = [[[code // base**s % base if code < base**4 else 0 for s in range(4)] for code in range(N_CODES)]
+           for base in (4, 5)]  # fmt: skip
+
+
+def _suits_of_state(state: int) -> np.ndarray:
+    return np.array([[sum(1 << s for s in range(4) if st[s] == state) for st in states] for states in _STATES],
+                    dtype=np.int64)  # fmt: skip
+
+
+_CODE_WHOLE = _suits_of_state(2)
+_CODE_TOP_TWO = _suits_of_state(3)
+_CODE_TOP_FOUR = _suits_of_state(4)
+_CODE_SUITS = np.array([[sum(1 << s for s in range(4) if st[s]) for st in states] for states in _STATES],
+                       dtype=np.int64)  # fmt: skip
 
 
 @njit(cache=True, inline="always")
@@ -127,11 +146,29 @@ def _head_row(n_rows, h):
 
 
 @njit(cache=True, inline="always")
-def _code_set(n_rows, n_mask, h0):
-    """``(row, first column)`` of the code set of the code-free question with hash value ``h0``
-    (a quarter as many sets as chain heads, in the rows after theirs)."""
+def _refined(kw1):
+    """1 for a question of the misère family or an exact one (its tag in the question word ``kw1``), whose
+    codes also tell a suit's segment of four cards or more (``_CODE_TOP_FOUR``), else 0."""
+    return 1 if (kw1 >> TAG_SHIFT) & (TAG_MISERE | TAG_EXACT) else 0
+
+
+@njit(cache=True, inline="always")
+def _code_set(n_rows, n_mask, h0, refined):
+    """``(row, first column)`` of the code set of the code-free question with hash value ``h0``: its words
+    run on into the next rows (:func:`_code_word`). An ordinary question's sets are a quarter as many as the
+    chain heads, in the rows after theirs; a refined question's a sixteenth as many, in the rows after those."""
+    heads = n_mask + 1
+    if refined:
+        g = h0 & (n_mask >> 4)
+        return n_rows - heads // HEADS_PER_ROW - heads // (4 * CODE_SETS_PER_ROW) - REFINED_SET_ROWS * (g + 1), 0
     g = h0 & (n_mask >> 2)
-    return n_rows - 1 - (n_mask + 1) // HEADS_PER_ROW - g // CODE_SETS_PER_ROW, CODE_WORDS * (g % CODE_SETS_PER_ROW)
+    return n_rows - 1 - heads // HEADS_PER_ROW - g // CODE_SETS_PER_ROW, CODE_WORDS * (g % CODE_SETS_PER_ROW)
+
+
+@njit(cache=True, inline="always")
+def _code_word(row, col, word):
+    """``(row, column)`` of word ``word`` of the code set at ``(row, col)``."""
+    return row + (col + word) // TT_COLUMNS, (col + word) % TT_COLUMNS
 
 
 @njit(cache=True, inline="always")
@@ -147,9 +184,11 @@ def _entry_head(kw0, kw1, c0, c1, n_mask):
     suits and of the top two cards of its suits of state 3 (``c0``/``c1`` restricted to them,
     the same for the position and for every matching entry, since the segment covers them)."""
     code = (kw1 >> CODE_SHIFT) & CODE_MASK
-    whole = _CODE_WHOLE[code]
-    two = _CODE_TOP_TWO[code]
-    if whole | two:
+    refined = _refined(kw1)
+    whole = _CODE_WHOLE[refined, code]
+    two = _CODE_TOP_TWO[refined, code]
+    four = _CODE_TOP_FOUR[refined, code]
+    if whole | two | four:
         lens = _suit_totals(kw0)
         m = 0
         start = 0
@@ -159,6 +198,8 @@ def _entry_head(kw0, kw1, c0, c1, n_mask):
                 m |= ((1 << ln) - 1) << start
             elif (two >> s) & 1:
                 m |= 3 << (start + ln - 2)
+            elif (four >> s) & 1:
+                m |= 15 << (start + ln - REFINED_DEPTH)
             start += ln
         return _tt_head(kw0 ^ (c0 & m), kw1 ^ ((c1 & m) << 11), n_mask)
     return _tt_head(kw0, kw1, n_mask)
@@ -245,18 +286,20 @@ def _tt_probe(tt, stats, hands, rem, leader, key, lo, tl, one_sided, flip):
     tt_move = -1
     n_mask = _head_mask(tt, stats)
     n_rows = tt.shape[0]
-    row0, col0 = _code_set(n_rows, n_mask, _tt_head(kw0, kw1b, n_mask))
+    refined = _refined(kw1b)
+    row0, col0 = _code_set(n_rows, n_mask, _tt_head(kw0, kw1b, n_mask), refined)
     nonempty = 0
     for su in range(4):
         if (rem >> (16 * su)) & LANE:
             nonempty |= 1 << su
     owners = _top_owners(hands, rem, nonempty)
-    for word in range(CODE_WORDS):
-        present = tt[row0, col0 + word]
+    for word in range(REFINED_CODE_WORDS if refined else CODE_WORDS):
+        row, col = _code_word(row0, col0, word)
+        present = tt[row, col]
         while present:
             code = 64 * word + lowest_index(present)
             present &= present - 1
-            suits = _CODE_SUITS[code]
+            suits = _CODE_SUITS[refined, code]
             if suits & ~nonempty:
                 continue
             kw1 = kw1b | (code << CODE_SHIFT) | ((owners & _PAT_OWNER_MASK[suits]) << OWNERS_SHIFT)
@@ -299,14 +342,22 @@ def _tt_save(tt_at, tt_rows, stats, hands, rem, key, rel, best, result, lo, tl, 
     stats[STAT_TT_STORES] += 1
     kw0, kw1b, c0, c1 = key
     seg_m = pext(rel, rem)
+    refined = _refined(kw1b)
     code = 0
     weight = 1
     for su in range(4):
         lane = (rel >> (16 * su)) & LANE
-        if lane:
-            code += weight * (2 if lane == (rem >> (16 * su)) & LANE else 3 if lane & (lane - 1) else 1)
-        weight *= 4
-    kw1 = kw1b | (code << CODE_SHIFT) | (_top_owners(hands, rem, _CODE_SUITS[code]) << OWNERS_SHIFT)
+        if not lane:
+            state = 0
+        elif lane == (rem >> (16 * su)) & LANE:
+            state = 2
+        elif refined and popcount(lane) >= REFINED_DEPTH:
+            state = 4
+        else:
+            state = 3 if lane & (lane - 1) else 1
+        code += weight * state
+        weight *= 4 + refined
+    kw1 = kw1b | (code << CODE_SHIFT) | (_top_owners(hands, rem, _CODE_SUITS[refined, code]) << OWNERS_SHIFT)
     mv = -1
     if best >= 0:
         s = best >> 4
@@ -400,7 +451,7 @@ def _tt_grow(tt, stats):
     stats[STAT_HEAD_DOUBLINGS] += 1
     n_mask = _head_mask(tt, stats)
     n = tt.shape[0]
-    for r in range(_code_set(n, n_mask, n_mask)[0], n):  # from the last code set's row: the whole head region
+    for r in range(_code_set(n, n_mask, n_mask, 1)[0], n):  # from the last code set's row: the whole head region
         tt[r, :] = 0
     for i in range(stats[STAT_TT_ENTRIES]):
         _tt_link(tt, i, n_mask)
@@ -415,9 +466,10 @@ def _entry_cells(tt, slot, n_mask):
     kw0 = tt[slot, TT_LENGTHS]
     kw1 = tt[slot, TT_QUESTION]
     h = _entry_head(kw0, kw1, tt[slot, TT_OWNERS_LOW], tt[slot, TT_OWNERS_HIGH], n_mask)
-    row0, col0 = _code_set(n, n_mask, _tt_head(kw0, kw1 & QUESTION_MASK, n_mask))
+    row0, col0 = _code_set(n, n_mask, _tt_head(kw0, kw1 & QUESTION_MASK, n_mask), _refined(kw1))
     code = (kw1 >> CODE_SHIFT) & CODE_MASK
-    return _head_row(n, h), h % HEADS_PER_ROW, row0, col0 + code // 64, 1 << (code % 64)
+    set_row, set_col = _code_word(row0, col0, code // 64)
+    return _head_row(n, h), h % HEADS_PER_ROW, set_row, set_col, 1 << (code % 64)
 
 
 @njit(cache=True)
