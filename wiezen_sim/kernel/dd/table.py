@@ -116,8 +116,7 @@ def _suits_of_state(state: int) -> np.ndarray:
 _CODE_WHOLE = _suits_of_state(2)
 _CODE_TOP_TWO = _suits_of_state(3)
 _CODE_TOP_FOUR = _suits_of_state(4)
-_CODE_SUITS = np.array([[sum(1 << s for s in range(4) if st[s]) for st in states] for states in _STATES],
-                       dtype=np.int64)  # fmt: skip
+_CODE_SUITS = _suits_of_state(1) | _CODE_WHOLE | _CODE_TOP_TWO | _CODE_TOP_FOUR
 
 
 @njit(cache=True, inline="always")
@@ -181,8 +180,9 @@ def _suit_totals(kw0):
 @njit(cache=True, inline="always")
 def _entry_head(kw0, kw1, c0, c1, n_mask):
     """Hash chain of an entry: of its key, and also of the owners of every card of its whole
-    suits and of the top two cards of its suits of state 3 (``c0``/``c1`` restricted to them,
-    the same for the position and for every matching entry, since the segment covers them)."""
+    suits, of the top two cards of its suits of state 3 and of the top four of its suits of
+    state 4 (``c0``/``c1`` restricted to them, the same for the position and for every matching
+    entry, since the segment covers them)."""
     code = (kw1 >> CODE_SHIFT) & CODE_MASK
     refined = _refined(kw1)
     whole = _CODE_WHOLE[refined, code]
