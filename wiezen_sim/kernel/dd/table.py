@@ -199,7 +199,7 @@ def _entry_head(kw0, kw1, c0, c1, n_mask):
             elif (two >> s) & 1:
                 m |= 3 << (start + ln - 2)
             elif (four >> s) & 1:
-                m |= 15 << (start + ln - REFINED_DEPTH)
+                m |= ((1 << REFINED_DEPTH) - 1) << (start + ln - REFINED_DEPTH)
             start += ln
         return _tt_head(kw0 ^ (c0 & m), kw1 ^ ((c1 & m) << 11), n_mask)
     return _tt_head(kw0, kw1, n_mask)
