@@ -380,6 +380,14 @@ class Advice:
             for ev, other in zip(passed["ev_units"], passed["other_contract"], strict=True)
             if other > 0 and round(ev, 2) != 0
         ]
+        best = self.bid_label(self.recommendation)
+        why_best = [  # a player asked why a vraag made on 98.6 % of the deals was worth −0.06 units as a bid
+            f"{best} is worth {row['ev_units']:+.2f} units as a bid: after it another seat's contract stands on "
+            f"{row['other_contract']:.0%} of the deals, and you settle with its declarer (RULES.md 1.6); the table "
+            "below values each contract as if the other seats let it stand"
+            for row in self.bids.to_dict(orient="records")
+            if self.bid_label(row) == best and row["contract"] != "pass" and row["other_contract"] > 0
+        ]
         return [
             f"bid values (the recommendation comes from these): the rest of the auction by the {m['bid_model']}, "
             f"the contract that stands: {METHOD_WORDS[m['method']]}"
@@ -399,6 +407,7 @@ class Advice:
                 else []
             ),
             *why_pass,
+            *why_best,
             "",
             "if you declare it (each contract as if the other seats let it stand):",
         ]
