@@ -13,6 +13,7 @@ import pandas as pd
 
 from wiezen_sim.analysis.advise import Advice, advise
 from wiezen_sim.analysis.advise.report import CLOSE_CALL
+from wiezen_sim.analysis.advise.stopping import DECIDED
 from wiezen_sim.analysis.charts import plot_advice
 from wiezen_sim.cli import main
 
@@ -306,6 +307,13 @@ def test_a_close_call_is_said_in_the_verdict():
     assert "close call" not in Advice(table, pd.DataFrame(), rec, run, CLOSE_CALL, {}).verdict()
     just_below = Advice(table, pd.DataFrame(), rec, run, CLOSE_CALL - 0.002, {}).verdict()
     assert just_below.endswith(f"probability {CLOSE_CALL - 0.01:.2f} only (more --samples narrow it)")  # rounded down
+    # what the stop rule asks for: a run that ended at its ceiling at 0.936 (a fresh user's near tie) is not settled
+    assert CLOSE_CALL == DECIDED
+    assert (
+        Advice(table, pd.DataFrame(), rec, run, 0.936, {})
+        .verdict()
+        .endswith("probability 0.93 only (more --samples narrow it)")
+    )
 
 
 def test_compare_refuses_plot_by_its_name(capsys):

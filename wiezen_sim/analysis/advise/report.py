@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from wiezen_sim.analysis.advise.stopping import DECIDED
 from wiezen_sim.cards import SUIT_SYMBOLS, SUITS, parse_card, parse_hand
 from wiezen_sim.rules.auction import OVERCALL_ONLY, TROEL_OVERCALLS
 from wiezen_sim.rules.contracts import contract_spec
@@ -36,7 +37,9 @@ VERDICT_OPTIONS = 3  # options in the verdict line besides pass
 # said under the verdict with three or four aces: why the other contracts are neither bid values nor the runner-up
 OBLIGED = ("three or four aces: troel is obligatory (RULES.md 1.4); only open miserie or solo slim may replace it, "
            "so no other bid is valued")  # fmt: skip
-CLOSE_CALL = 0.9  # below this P(recommendation better than the runner-up) the verdict says it is a close call
+# below this P(recommendation better than the runner-up) the verdict says it is a close call: what the stop rule
+# asks for (a fresh user read a run that ended at its ceiling at P 0.936, two bids 0.14 units apart, as settled)
+CLOSE_CALL = DECIDED
 
 METHOD_WORDS = {
     "dd": "double dummy",
