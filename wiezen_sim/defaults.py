@@ -35,6 +35,7 @@ EXAMPLE = {"hand": "S:AKQJ98 H:AK2 D:K3 C:52", "seat": "eldest", "turned": "7H"}
 # the module of the task the advisor's worker processes run (``play.DealBatch``): the CLI has them import it
 # while it imports the rest (wiezen_sim.parallel.workers_started)
 ADVISE_WORKER_MODULE = "wiezen_sim.analysis.advise.play"
+ROMANIAN_WORKER_MODULE = "wiezen_sim.analysis.romanian.bids"  # the Romanian advisor's (``bids._CountBatch``)
 
 # sessions (wiezen_sim.analysis.sessions)
 MAX_HANDS = 10_000  # hands of one session (RULES.md 1.8: commonly 16 or 24)

@@ -49,6 +49,7 @@ __all__ = [
     "Pipeline",
     "ProgressBar",
     "check_batch_size",
+    "hold_stops_between_runs",
     "progress_bar",
     "resolve_backend",
     "resolve_seed",
@@ -85,6 +86,7 @@ class _Stops:
         self.last = float("-inf")  # time.monotonic() of the last signal that raised Interrupted (outermost context)
         self.depth = 0  # contexts open
         self.resend: threading.Timer | None = None  # a signal put off in the grace, sent again at its end
+        self.held: int | None = None  # a stop that came while no run was on (hold_stops_between_runs)
 
 
 _stops = _Stops()
@@ -418,6 +420,7 @@ def stop_signals() -> Iterator[None]:
     clean-up, the partial result: if the outermost context is still open when the grace is
     over (the first stop was lost, raised where Python ignores exceptions, or its clean-up is
     slow), the signal is sent again and stops anew.
+    A stop held while no run was on (:func:`hold_stops_between_runs`) is raised on entering.
     Outside the main thread (signals are delivered only there) and in a worker process
     (whose parent stops it) nothing is changed. The handlers in place before are
     restored on leaving.
@@ -425,6 +428,9 @@ def stop_signals() -> Iterator[None]:
     if _worker or threading.current_thread() is not threading.main_thread():
         yield
         return
+    if not _stops.depth and _stops.held is not None:  # a stop held before this run began (hold_stops_between_runs)
+        signum, _stops.held = _stops.held, None
+        raise Interrupted(signum)
 
     def interrupt(signum: int, frame: FrameType | None) -> None:
         if put_off_in_import(signum, frame):  # raised when the import is over
@@ -451,6 +457,24 @@ def stop_signals() -> Iterator[None]:
             if _stops.resend is not None:
                 _stops.resend.cancel()
             _stops.last, _stops.resend = float("-inf"), None
+
+
+def hold_stops_between_runs() -> None:
+    """From now on in this process, SIGINT or SIGTERM while no run is on (outside :func:`stop_signals`) is held,
+    not fatal: the next run raises :class:`Interrupted` as it begins; once the last run is over, the process
+    finishes what it does with the result.
+
+    For a process that runs one computation on request and sends its result (a job of the web page,
+    :mod:`wiezen_sim.web.worker`): a stop that reached it as its run ended, while it built the result (the
+    advisor's stop rule had settled), killed it by default and the result over every deal was lost.
+    Only in the main thread (Python's signal handlers run there).
+    """
+
+    def hold(signum: int, frame: FrameType | None) -> None:
+        _stops.held = signum
+
+    for signum in _STOPS:
+        signal.signal(signum, hold)
 
 
 class _InProcess(Executor):

@@ -256,8 +256,9 @@ async def _relay(websocket: WebSocket, process: BaseProcess, connection: Connect
 
 
 async def _last_word(connection: Connection, process: BaseProcess) -> dict | None:
-    """After the stop signal: the job's ``stopped`` message (its result over the deals finished), read while the
-    job sends it (a large one would block the job otherwise); None when the job ends, or is still running after
+    """After the stop signal: the job's last word, read while the job sends it (a large one would block the job
+    otherwise): its ``stopped`` message (the result over the deals finished), or its ``result`` or ``error`` when
+    the run had ended before the signal came; None when the job ends, or is still running after
     ``STOP_GRACE_S``, without one."""
     deadline = time.monotonic() + STOP_GRACE_S
     while time.monotonic() < deadline:
@@ -266,7 +267,7 @@ async def _last_word(connection: Connection, process: BaseProcess) -> dict | Non
                 message = await asyncio.to_thread(connection.recv)
             except EOFError:
                 return None
-            if message["type"] == "stopped":
+            if message["type"] != "progress":
                 return message
         elif not process.is_alive() and not connection.poll():
             return None

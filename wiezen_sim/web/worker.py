@@ -12,7 +12,8 @@ connection:
   whose traceback goes to the server's log);
 - or, stopped by SIGTERM (the page's stop button), ``{"type": "stopped", ...}`` with the
   result over the sampled deals finished (the advisor's ``partial``; nothing before the
-  first batch has finished).
+  first batch has finished); a stop that comes after the run has ended changes nothing: the
+  result is sent.
 
 The numbers are the advisor's own for the same seed; the downloads are produced as the
 CLI produces ``--format json`` and ``--format csv``. Each job leads a process group of
@@ -22,6 +23,7 @@ signal to the group.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import logging
@@ -38,6 +40,8 @@ from matplotlib.figure import Figure
 from wiezen_sim.analysis.advise import Advice, advise
 from wiezen_sim.analysis.advise.report import partner_words
 from wiezen_sim.analysis.charts import COLOURS, label
+from wiezen_sim.defaults import ADVISE_WORKER_MODULE, ROMANIAN_WORKER_MODULE
+from wiezen_sim.parallel import hold_stops_between_runs, workers_started
 from wiezen_sim.rules.auction import OVERCALL_ONLY
 from wiezen_sim.web.forms import METHOD_WORDS, romanian_api
 
@@ -55,8 +59,11 @@ def finite(value: object) -> object:
 
 def job(target: Callable[[Connection, dict, int], None], conn: Connection, kwargs: dict, n_jobs: int) -> None:
     """A job process: ``target(conn, kwargs, n_jobs)`` as the leader of a new process group, which the
-    processes it starts (joblib's workers) join, so that the server stops them all with one signal."""
+    processes it starts (joblib's workers) join, so that the server stops them all with one signal. A stop
+    that comes when the run has ended (the stop rule settled as the page's stop button was pressed) lets the
+    job send its whole result (:func:`~wiezen_sim.parallel.hold_stops_between_runs`)."""
     os.setpgid(0, 0)
+    hold_stops_between_runs()
     target(conn, kwargs, n_jobs)
 
 
@@ -64,17 +71,22 @@ def run_wiezen(conn: Connection, kwargs: dict, n_jobs: int) -> None:
     """Job process: :func:`wiezen_sim.analysis.advise.advise` with progress messages, then its result.
 
     Double dummy runs in batches of about 1 % of the deals (1 to 25; the batch size
-    changes no number), so that the progress bar moves on slow hands too.
+    changes no number), so that the progress bar moves on slow hands too. The batches run in
+    loky's worker processes, one worker included (as the CLI's): a search in this process would
+    hear the stop button only when it ends, one deal's search can take seconds.
     """
     batch = max(1, min(25, kwargs["samples"] // 100)) if kwargs["method"] == "dd" else None
-    options = {"n_jobs": n_jobs, "batch_size": batch, "progress": False, "on_progress": _progress(conn),
-               "on_round": _round(conn)}  # fmt: skip
-    _run(conn, lambda: advise(**kwargs, **options), _wiezen_result)
+    options = {"n_jobs": n_jobs, "backend": "loky", "batch_size": batch, "progress": False,
+               "on_progress": _progress(conn), "on_round": _round(conn)}  # fmt: skip
+    _run(conn, lambda: advise(**kwargs, **options), _wiezen_result, n_jobs, ADVISE_WORKER_MODULE)
 
 
 def run_romanian(conn: Connection, kwargs: dict, n_jobs: int) -> None:
-    """Job process: the Romanian advisor, then its result."""
-    _run(conn, lambda: romanian_api.advise(**kwargs, n_jobs=n_jobs), _romanian_result)
+    """Job process: the Romanian advisor, then its result. Its batches take a fraction of a second (a stop is heard
+    between two), so with ``n_jobs`` 1 they run in this process (a worker process would cost its start-up, about a
+    second); with more, in loky's worker processes."""
+    module = None if n_jobs == 1 else ROMANIAN_WORKER_MODULE  # the advisor's default backend (resolve_backend)
+    _run(conn, lambda: romanian_api.advise(**kwargs, n_jobs=n_jobs), _romanian_result, n_jobs, module)
 
 
 def _progress(conn: Connection):
@@ -85,10 +97,20 @@ def _round(conn: Connection):
     return lambda done, note: conn.send({"type": "progress", "done": int(done), "note": note})
 
 
-def _run(conn: Connection, compute: Callable[[], object], present: Callable[[Any], dict]) -> None:
-    """Send ``present(compute())`` as the result, or the error, or when stopped ``present`` of the partial result."""
+def _run(
+    conn: Connection, compute: Callable[[], object], present: Callable[[Any], dict], n_jobs: int, module: str | None
+) -> None:
+    """Send ``present(compute())`` as the result, or the error, or when stopped ``present`` of the partial result.
+
+    ``compute`` runs with ``n_jobs`` of loky's worker processes started, each importing ``module`` (its
+    task's; None: it runs in this process), and killed as it ends, as the CLI's: left running (idle, or
+    finishing a batch of a round the advisor's stop rule did not need) they held up the job's exit, and the
+    page's answer, until the server killed them (``STOP_GRACE_S``, 10 s).
+    """
     try:
-        message = {"type": "result", **present(compute())}
+        with workers_started(n_jobs, module) if module else contextlib.nullcontext():
+            computed = compute()
+        message = {"type": "result", **present(computed)}
     except ValueError as exc:
         message = {"type": "error", "message": str(exc)}
     except KeyboardInterrupt as exc:  # SIGTERM while the batches run: the page stopped the job
