@@ -362,15 +362,20 @@ def test_stopping_a_job_ends_the_processes_it_started() -> None:
 
 
 def test_a_job_killed_from_outside_is_a_message(client: TestClient) -> None:
+    """A job killed by SIGKILL (the OOM killer, ``kill -9``) is an error on the page, and its workers (which ignore
+    SIGTERM) die with it: they went on with their batch, unseen, for as long as it took (the CI found one)."""
     with client.websocket_connect("/ws/wiezen") as ws:
         ws.send_text(json.dumps({**POSITION, **CLOSE_CALL}))
         assert ws.receive_json()["type"] == "started"
         assert ws.receive_json()["type"] == "progress"
         (process,) = client.app.state.jobs.running
+        workers = _children(process.pid)
+        assert workers, "the job runs its batches in worker processes"
         os.kill(process.pid, signal.SIGKILL)
         while (message := ws.receive_json())["type"] == "progress":
             pass
         assert message == {"type": "error", "message": "the computation stopped (exit code -9)"}
+        assert _gone(workers, timeout=3), "a worker outlived its killed job"
 
 
 def test_two_jobs_at_once_both_finish(client: TestClient) -> None:

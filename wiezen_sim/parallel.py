@@ -19,6 +19,7 @@ ignore SIGINT (a terminal's Ctrl-C reaches the whole process group): the parent 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import importlib
 import os
 import signal
@@ -74,6 +75,7 @@ AHEAD = 2  # batches handed out per worker before the first one is back
 # executor" on stderr. This limit is above the tables of advise and of the PIMC players; `solve --tt-mb`
 # may ask for more, and its workers are then restarted as they grow (time lost, not results).
 WORKER_MEMORY_GROWTH = 8 * 2**30  # bytes
+PR_SET_PDEATHSIG = 1  # Linux's prctl option: a signal for this process when its parent thread ends
 # a second SIGINT or SIGTERM this soon after the one that raised Interrupted is the same stop (stop_signals): the
 # run's clean-up, its partial result among it, takes a fraction of a second
 STOP_GRACE_S = 1.0
@@ -517,7 +519,9 @@ def _executor(n_jobs: int, backend: str) -> Iterator[tuple[Executor, int]]:
 def _loky_pool(workers: int) -> ProcessPoolExecutor:
     """loky's reusable pool of ``workers`` processes: the same one for every call with the same count."""
     with _spawn_guard():
-        return get_reusable_executor(max_workers=workers, timeout=IDLE_SECONDS, initializer=_start_worker)
+        return get_reusable_executor(
+            max_workers=workers, timeout=IDLE_SECONDS, initializer=_start_worker, initargs=(os.getpid(),)
+        )
 
 
 @contextlib.contextmanager
@@ -607,18 +611,34 @@ def _quiet_manager_thread() -> Iterator[None]:
         threading.excepthook = previous
 
 
-def _start_worker() -> None:
+def _start_worker(parent: int) -> None:
     """A worker process's start: SIGINT and SIGTERM ignored, now and by :func:`stop_signals` (the parent
-    stops the workers, killing them), loky's memory-growth limit raised to :data:`WORKER_MEMORY_GROWTH`,
-    and tqdm's lock a thread lock, not a semaphore of multiprocessing's that a killed worker could not
-    give back (the resource tracker would warn of it)."""
+    stops the workers, killing them), and so on Linux killed when the thread of ``parent`` (a pid) that
+    started it ends, however it ends (:func:`_die_with_parent`); loky's memory-growth limit raised to
+    :data:`WORKER_MEMORY_GROWTH`, and tqdm's lock a thread lock, not a semaphore of multiprocessing's that a
+    killed worker could not give back (the resource tracker would warn of it)."""
     global _worker
     _worker = True
+    _die_with_parent(parent)
     process_executor._MAX_MEMORY_LEAK_SIZE = WORKER_MEMORY_GROWTH
     for signum in _STOPS:  # a SIGTERM to the process group that ended a worker had loky start another
         signal.signal(signum, signal.SIG_IGN)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)  # blocked by the parent's _spawn_guard
     tqdm.set_lock(threading.RLock())
+
+
+def _die_with_parent(parent: int) -> None:
+    """On Linux, SIGKILL to this process when the thread that started it ends (``prctl(PR_SET_PDEATHSIG)``), or
+    at once if ``parent`` (its pid) has ended already. A parent killed by SIGKILL (the OOM killer, ``kill -9``,
+    the web server's hard stop of a job) cannot kill its workers, and they ignore SIGTERM: they went on with
+    their batch, unseen, for as long as it took (minutes for a hard deal). Elsewhere nothing is done."""
+    if sys.platform != "linux":
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL) != 0:
+        return  # not allowed here (a sandbox): the workers end after their batch, as elsewhere
+    if os.getppid() != parent:  # it ended before the request was made
+        os.kill(os.getpid(), signal.SIGKILL)
 
 
 def _timed(task: Callable[[np.ndarray], T], part: np.ndarray) -> tuple[T, float]:
