@@ -92,6 +92,25 @@ def test_adaptive_batches_start_at_one_sample():
     assert max(len(p) for p in parts) > 1 and BATCH_SECONDS > 0
 
 
+def stopped_in_the_second(seeds: np.ndarray) -> list[int]:
+    """The batch of sample 1 receives a stop midway, then goes on in Python for a moment."""
+    if seeds[0] == SEEDS[1]:
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(0.2)
+    return residues(seeds)
+
+
+def test_a_stop_in_a_batch_of_this_process_is_raised_between_two():
+    """A stop raised inside a batch run in this process could land in numba's own Python call (an object
+    unpickled for a kernel) and turn into a SystemError (the web page's Romanian advisor answered one to its stop
+    button); and the batches of a round ran all before any was collected, so a stop kept none of them. Now the
+    stop is raised once the batch it came in is done, with every batch done so far."""
+    with pytest.raises(Interrupted) as stopped:
+        run_batches(stopped_in_the_second, SEEDS[:5], 1, 1, "sequential", progress=False)
+    assert stopped.value.signum == signal.SIGTERM and stopped.value.done == 2
+    assert stopped.value.results == [residues(SEEDS[i : i + 1]) for i in range(2)]
+
+
 def test_run_tasks_yields_every_result_once():
     got = dict(run_tasks(abs, [-3, 4, -5, 6], 2, "loky"))
     assert got == {0: 3, 1: 4, 2: 5, 3: 6}

@@ -89,6 +89,8 @@ class _Stops:
         self.depth = 0  # contexts open
         self.resend: threading.Timer | None = None  # a signal put off in the grace, sent again at its end
         self.held: int | None = None  # a stop that came while no run was on (hold_stops_between_runs)
+        self.in_task = False  # a batch of this process's executor runs (_InProcess)
+        self.deferred: int | None = None  # a stop that came during it, raised once it is done
 
 
 _stops = _Stops()
@@ -290,6 +292,7 @@ class Pipeline:
                     done += size
                     if on_progress is not None:
                         on_progress(done)
+                _raise_deferred()
                 if len(results) < len(this.batches):
                     self._wait()
         except KeyboardInterrupt as exc:
@@ -320,8 +323,9 @@ class Pipeline:
                 this.batches.append((len(part), future))
                 this.cut += len(part)
                 self.running[future] = (this, len(part))
-                if future.done():  # this process's executor: already run
-                    self._finished(future)
+                if future.done():  # this process's executor: already run; collected (its progress told, a stop
+                    self._finished(future)  # come meanwhile raised) before the next one runs
+                    return
 
     def _wait(self) -> None:
         """Wait for a running batch to finish, and let its round's batch sizes learn from it."""
@@ -437,15 +441,10 @@ def stop_signals() -> Iterator[None]:
     def interrupt(signum: int, frame: FrameType | None) -> None:
         if put_off_in_import(signum, frame):  # raised when the import is over
             return
-        now = time.monotonic()
-        if now - _stops.last < STOP_GRACE_S:
-            if _stops.resend is None:  # sent again once the grace is over, should this process still run then
-                _stops.resend = threading.Timer(_stops.last + STOP_GRACE_S - now, os.kill, (os.getpid(), signum))
-                _stops.resend.daemon = True
-                _stops.resend.start()
+        if _stops.in_task:  # raised between two batches (_raise_deferred)
+            _stops.deferred = signum
             return
-        _stops.last, _stops.resend = now, None
-        raise Interrupted(signum)
+        _stop(signum)
 
     previous = {s: signal.signal(s, interrupt) for s in _STOPS}
     _stops.depth += 1
@@ -458,7 +457,29 @@ def stop_signals() -> Iterator[None]:
         if not _stops.depth:  # the outermost one: the stop is over, the next signal is a new stop
             if _stops.resend is not None:
                 _stops.resend.cancel()
-            _stops.last, _stops.resend = float("-inf"), None
+            # a stop deferred in the last batch: the run is over, it has nothing left to stop
+            _stops.last, _stops.resend, _stops.deferred = float("-inf"), None, None
+
+
+def _stop(signum: int) -> None:
+    """Raise :class:`Interrupted` (``signum``), unless within :data:`STOP_GRACE_S` of the last one raised: then
+    the same stop, put off and sent again once the grace is over (:func:`stop_signals`)."""
+    now = time.monotonic()
+    if now - _stops.last < STOP_GRACE_S:
+        if _stops.resend is None:  # sent again once the grace is over, should this process still run then
+            _stops.resend = threading.Timer(_stops.last + STOP_GRACE_S - now, os.kill, (os.getpid(), signum))
+            _stops.resend.daemon = True
+            _stops.resend.start()
+        return
+    _stops.last, _stops.resend = now, None
+    raise Interrupted(signum)
+
+
+def _raise_deferred() -> None:
+    """Raise the stop that came while a batch ran in this process (:class:`_InProcess`), if one did."""
+    if _stops.deferred is not None:
+        signum, _stops.deferred = _stops.deferred, None
+        _stop(signum)
 
 
 def hold_stops_between_runs() -> None:
@@ -480,11 +501,19 @@ def hold_stops_between_runs() -> None:
 
 
 class _InProcess(Executor):
-    """The ``sequential`` backend: every task runs in this process when it is submitted."""
+    """The ``sequential`` backend: every task runs in this process when it is submitted. A stop that comes
+    while it runs is raised when it is done, between two tasks (:func:`_raise_deferred`): raised inside it, it
+    could land in a Python call of numba's own (an object unpickled for a kernel) and turn into a
+    ``SystemError`` (the web page's Romanian advisor answered one to its stop button)."""
 
     def submit(self, fn, /, *args, **kwargs):
+        _raise_deferred()
         future: Future = Future()
-        future.set_result(fn(*args, **kwargs))
+        _stops.in_task = True
+        try:
+            future.set_result(fn(*args, **kwargs))
+        finally:
+            _stops.in_task = False
         return future
 
 
