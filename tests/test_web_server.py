@@ -415,6 +415,16 @@ def test_on_progress_counts_the_deals_and_changes_nothing() -> None:
     assert with_hook.to_dict() == without.to_dict()
 
 
+def test_the_round_the_run_stops_at_is_told_too() -> None:
+    """The page showed the last unsettled note ("intervals ±0.06 (needs ±0.05)") until the answer came."""
+    rounds: list[tuple[int, str]] = []
+    advice = advise(EXAMPLE["hand"], EXAMPLE["seat"], EXAMPLE["turned"], samples=1000, seed=1, n_jobs=1,
+                    progress=False, on_round=lambda done, note: rounds.append((done, note)))  # fmt: skip
+    assert advice.meta["stopped_early"] and rounds[-1][0] == advice.meta["deals"], rounds
+    assert rounds[-1][1].endswith(": settled, the run stops") and len(rounds) > 1
+    assert not any("settled" in note for _, note in rounds[:-1])
+
+
 def test_ev_interval_is_the_t_interval_of_the_settlements() -> None:
     """Solo pays by tricks (RULES.md 1.6): its EV row is the t-interval of the settlements of its trick counts."""
     position = (EXAMPLE["hand"], EXAMPLE["seat"], EXAMPLE["turned"])  # eldest: seat 0

@@ -121,7 +121,8 @@ def _run(
     except Exception as exc:  # never a traceback on the page; the log keeps it
         logging.getLogger(__name__).exception("the web job failed")
         message = {"type": "error", "message": f"the computation failed: {type(exc).__name__}: {exc}"}
-    conn.send(message)
+    with contextlib.suppress(BrokenPipeError):  # the page went away (a closed tab): nobody to tell
+        conn.send(message)
 
 
 def _wiezen_result(advice: Advice) -> dict:

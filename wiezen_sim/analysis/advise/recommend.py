@@ -156,9 +156,10 @@ def advise(
             :func:`~wiezen_sim.analysis.advise.play.default_model`): ``pimc``'s players read the auction
             with it, and with ``dd`` it bids the rest of the auction for the bid values (only its
             ``__call__`` is used there).
-        on_round: called after each round that the stop rule judged and did not stop at, with the sampled
-            deals so far and how far the rule is from stopping, in words (the note the progress bar prints,
-            :func:`~wiezen_sim.analysis.advise.stopping.progress_note`).
+        on_round: called after each round that the stop rule judged, with the sampled deals so far and
+            how far the rule is from stopping, in words (the note the progress bar prints,
+            :func:`~wiezen_sim.analysis.advise.stopping.progress_note`; ``…: settled, the run stops`` at
+            the round it stops at).
         partner_rows: also ask the rows of a vraag with each fixed partner seat (``dd``: a target test per
             seat and deal, on the first ``ROUND_FIRST`` deals at most, :func:`first_round_questions`). They
             are information, not bids (the partner decides whether to accept): they never change the
@@ -322,12 +323,13 @@ def advise(
                 note = progress_note(
                     bid_label(leader, hand_text), bid_label(runner, hand_text) if runner else None, state
                 )
-                if state.settled and end >= ROUND_FIRST:
-                    bar.note(f"after {end} sampled deals: {note}: settled, the run stops")
-                    break
+                settled = state.settled and end >= ROUND_FIRST
+                note += ": settled, the run stops" if settled else ""
                 bar.note(f"after {end} sampled deals: {note}")
                 if on_round is not None:
                     on_round(end, note)
+                if settled:
+                    break
                 if len(submitted) == k + 1:
                     submit(k + 1)
         except Interrupted as exc:
