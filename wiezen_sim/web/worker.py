@@ -70,14 +70,13 @@ def job(target: Callable[[Connection, dict, int], None], conn: Connection, kwarg
 def run_wiezen(conn: Connection, kwargs: dict, n_jobs: int) -> None:
     """Job process: :func:`wiezen_sim.analysis.advise.advise` with progress messages, then its result.
 
-    Double dummy runs in batches of about 1 % of the deals (1 to 25; the batch size
-    changes no number), so that the progress bar moves on slow hands too. The batches run in
-    loky's worker processes, one worker included (as the CLI's): a search in this process would
-    hear the stop button only when it ends, one deal's search can take seconds.
+    As the CLI runs it: in loky's worker processes, one worker included (a search in this process
+    would hear the stop button only when it ends, and one deal's search can take seconds), in
+    adaptive batches (one deal at first, then about half a second of work: the bar moves on slow
+    hands too, and every worker has work within a round; the batch size changes no number).
     """
-    batch = max(1, min(25, kwargs["samples"] // 100)) if kwargs["method"] == "dd" else None
-    options = {"n_jobs": n_jobs, "backend": "loky", "batch_size": batch, "progress": False,
-               "on_progress": _progress(conn), "on_round": _round(conn)}  # fmt: skip
+    options = {"n_jobs": n_jobs, "backend": "loky", "progress": False, "on_progress": _progress(conn),
+               "on_round": _round(conn)}  # fmt: skip
     _run(conn, lambda: advise(**kwargs, **options), _wiezen_result, n_jobs, ADVISE_WORKER_MODULE)
 
 
