@@ -41,7 +41,7 @@ from wiezen_sim.analysis.advise import Advice, advise
 from wiezen_sim.analysis.advise.report import partner_words
 from wiezen_sim.analysis.charts import COLOURS, label
 from wiezen_sim.defaults import ADVISE_WORKER_MODULE, ROMANIAN_WORKER_MODULE
-from wiezen_sim.parallel import hold_stops_between_runs, workers_started
+from wiezen_sim.parallel import hold_stops_between_runs, resolve_backend, workers_started
 from wiezen_sim.rules.auction import OVERCALL_ONLY
 from wiezen_sim.web.forms import METHOD_WORDS, romanian_api
 
@@ -84,7 +84,7 @@ def run_romanian(conn: Connection, kwargs: dict, n_jobs: int) -> None:
     """Job process: the Romanian advisor, then its result. Its batches take a fraction of a second (a stop is heard
     between two), so with ``n_jobs`` 1 they run in this process (a worker process would cost its start-up, about a
     second); with more, in loky's worker processes."""
-    module = None if n_jobs == 1 else ROMANIAN_WORKER_MODULE  # the advisor's default backend (resolve_backend)
+    module = ROMANIAN_WORKER_MODULE if resolve_backend(None, n_jobs) == "loky" else None  # the advisor's backend
     _run(conn, lambda: romanian_api.advise(**kwargs, n_jobs=n_jobs), _romanian_result, n_jobs, module)
 
 
