@@ -30,7 +30,8 @@ heuristics after the ideas of DDS's (:mod:`.moves`) with the table's best lead f
 each within a small budget of trick nodes, before searching any in full
 (``PROBE_TL``), and a misère or pico declarer's defenders every card from the middle of
 the deal on, within growing budgets (``MISERE_PROBE_TL``); a pico declarer's cards that
-take the lead of a trick are probed before its ducks (``PICO_WIN_BUDGET``).
+take the lead of a trick, or surely take the trick it leads to, are probed before its
+ducks (``PICO_WIN_BUDGET``).
 
 The state arrays and their layouts are described in :mod:`.layout`.
 """
@@ -40,7 +41,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from wiezen_sim.kernel.bits import LANE, lowest_index, popcount
+from wiezen_sim.kernel.bits import LANE, highest_index, lowest_index, popcount
 from wiezen_sim.kernel.dd.bounds import (
     _count_bounds,
     _last_trick,
@@ -117,6 +118,12 @@ MISERE_PROBE_MAX = 1 << 20
 # proof. advise_suite.json's 10 costliest pico questions (8 of them True): 123.4 M -> 96.5 M
 # trick nodes (random_second/6 0: 47.7 M -> 31.8 M); budgets 64 / 1024: 103.2 M / 95.0 M;
 # the declarer's last card of the trick only (pos 3), budget 256: 112.1 M.
+# Leading too (session 55), its top cards of a suit (they surely take the trick): the pico-or-vraag
+# hand of issue 18 (misere_corpus.py --hands 0 --kinds pico --deals 100, answers identical)
+# 126.2 M -> 107.4 M trick nodes; on deal 25 the ducking order's first lead, a low spade, made
+# it too after 8.3 M while cashing the ace of hearts first proves it in 52 (a budget of 4096 for
+# the leads: 107.5 M). The other 8 corpus hands and advise_suite's pico questions about even
+# (31.94 M -> 31.85 M): mostly the declarer is not on lead before its trick.
 PICO_WIN_BUDGET = 256
 
 # An explicit signature: without it numba compiles one copy of the recursive search per
@@ -287,12 +294,14 @@ def _search(
         budget = stats[STAT_PROBE_BUDGET] if stats[STAT_PROBE_BUDGET] > 0 else MISERE_PROBE_BUDGET
         grow = True
     # the first round's candidates (bit i; -1: all): a pico declarer's cards that take the lead
-    # of the trick, within a budget (PICO_WIN_BUDGET; a test's setting as above)
+    # of the trick (following) or surely win it (leading the top card of a suit), within a
+    # budget (PICO_WIN_BUDGET; a test's setting as above)
     only = -1
-    if budget == 0 and is_max and pos > 0 and lo == hi and cmask == mmask and trump < 0 and popcount(mmask) == 1:
+    if budget == 0 and is_max and lo == hi and cmask == mmask and trump < 0 and popcount(mmask) == 1:
         only = 0
         for i in range(n):
-            if beats(scratch[CANDIDATES, ply, i], win_card, trump):
+            c = scratch[CANDIDATES, ply, i]
+            if beats(c, win_card, trump) if pos > 0 else (c & 15) == highest_index((rem >> (16 * (c >> 4))) & LANE):
                 only |= 1 << i
         if only and only != (1 << n) - 1:
             budget = stats[STAT_PROBE_BUDGET] if stats[STAT_PROBE_BUDGET] > 0 else PICO_WIN_BUDGET
