@@ -138,6 +138,29 @@ def test_raced_suit_guards_count_only_the_tricks_the_declarer_follows_in(compile
     assert _misere_exit(hands.copy(), 2)[0] <= 0
 
 
+def test_the_seat_before_the_declarer_guards_it_card_by_card(compiled_kernels):
+    """``misere._guarded_suit``: North (the declarer) holds S73 against East's S84, South's S52 and West's
+    S96, South to lead. The three fails the ducks condition (South's two) and no seat holds only spades
+    above the seven; but West plays before North to every trick, and West's spades, sorted, lie above
+    North's one by one (6 over 3, 9 over 7): North plays its highest spade below the card winning at
+    its turn, which is at least West's. The brute force agrees; the suit is proved safe (the close
+    call of issue 18, S:73 H:A3 D:632 C:AK8432, escapes this way after cashing its ace of hearts).
+    With West holding S64 and East no spade, West no longer covers the seven: not proved, and the
+    brute force finds the defenders' line (South's two under West's four, then West's six and South's
+    five under the seven)."""
+    from wiezen_sim.cards import parse_deal
+    from wiezen_sim.kernel.dd.misere import _never_wins
+
+    hands = np.array(parse_deal("N:73.2.. 84.A.. 52.K.. 96.Q..", cards_per_hand=None), dtype=np.int64)
+    assert _escapes(hands, 2, 0)
+    assert _guarded(hands, 0, 0) == 1
+    assert _never_wins(hands, -1, 1 << 0, True, -1) >= 0
+    hands = np.array(parse_deal("N:73.2.. .AJ.A. 52.K.. 64.Q..", cards_per_hand=None), dtype=np.int64)
+    assert not _escapes(hands, 2, 0)
+    assert _guarded(hands, 0, 0) == 0
+    assert _never_wins(hands, -1, 1 << 0, True, -1) < 0
+
+
 def test_guards_above_the_declarers_top_cards_take_them_first(compiled_kernels):
     """``misere._guarded_suit``: East (the declarer) holds C92 against North's CJT3, South's CA8 and
     West's CKQ, South to lead. The nine fails the ducks condition (the others' second lowest club is

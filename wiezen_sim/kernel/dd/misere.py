@@ -112,6 +112,17 @@ def _guarded_suit(hands, seat, s, may_race, exit_suit, top):
     discards of them (the highest first) = h + 1 - i, so a guard whose cards minus the
     budget are at least h + 1 - i still holds the suit; raced, one whose cards minus the
     raced budget are (it also discarded at most one card per discard of the seat).
+    The suit is safe too when the seat's right-hand neighbour R (the seat before it in
+    every trick, as the seat never leads) lasts every trick (its cards minus its budget
+    at least the seat's cards of ``s``) and, both sorted upwards, R's j-th lowest card of
+    ``s`` is above the seat's j-th lowest for every j up to the seat's length. In a trick
+    led in ``s`` R plays, say, its i-th lowest before the seat, so the card winning at the
+    seat's turn is above the seat's i-th lowest: the seat plays its highest card below it
+    (its p-th lowest, p >= i) and loses the trick, and the condition holds on with both
+    cards out (for j < i nothing moved; for i <= j < p the seat's j-th lowest stays below
+    R's (j+1)-th; from p on both shift). A card R discards (any) keeps it too, as does the
+    seat's discard of its highest card of ``s``. (Not for an exit: there R plays after the
+    seat.) Decides: as below, the seat's lowest card (R's cards all lie above it).
     With ``exit_suit`` >= 0 the hands are those before a trick the seat
     leads in that suit (its card already taken out, :func:`_misere_exit`), which the
     argument above (every trick led by the others) does not cover, so a guard counts
@@ -163,6 +174,16 @@ def _guarded_suit(hands, seat, s, may_race, exit_suit, top):
         spent = 1 if exit_suit == s or (exit_suit >= 0 and (hands[x] >> (16 * exit_suit)) & LANE == 0) else 0
         lasts |= max(popcount(lane_x) - budget - spent, 0) << (4 * x)
         lasts_raced |= max(popcount(lane_x) - budget_raced - spent, 0) << (4 * x)
+    # the seat's right-hand neighbour plays before it to every trick: its j-th lowest above the seat's j-th lowest
+    rho = (seat + 3) & 3
+    if exit_suit < 0 and (lasts >> (4 * rho)) & 15 >= popcount(mine):
+        g = mine
+        r = (hands[rho] >> (16 * s)) & LANE
+        while g and lowest_index(g) < lowest_index(r):
+            g &= g - 1
+            r &= r - 1
+        if g == 0:
+            return 1
     # the top h cards, the highest first: the i-th lowest of them needs a guard above it that lasts h + 1 - i tricks
     first = True
     first_raced = may_race
