@@ -114,8 +114,9 @@ def _guarded_suit(hands, seat, s, may_race, exit_suit, top):
     raced budget are (it also discarded at most one card per discard of the seat).
     The suit is safe too when the seat's right-hand neighbour R (the seat before it in
     every trick, as the seat never leads) lasts every trick (its cards minus its budget
-    at least the seat's cards of ``s``) and, both sorted upwards, R's j-th lowest card of
-    ``s`` is above the seat's j-th lowest for every j up to the seat's length. In a trick
+    at least the seat's cards of ``s``; raced, minus the raced budget) and, both sorted
+    upwards, R's j-th lowest card of ``s`` is above the seat's j-th lowest for every j up
+    to the seat's length. In a trick
     led in ``s`` R plays, say, its i-th lowest before the seat, so the card winning at the
     seat's turn is above the seat's i-th lowest: the seat plays its highest card below it
     (its p-th lowest, p >= i) and loses the trick, and the condition holds on with both
@@ -175,14 +176,21 @@ def _guarded_suit(hands, seat, s, may_race, exit_suit, top):
         lasts |= max(popcount(lane_x) - budget - spent, 0) << (4 * x)
         lasts_raced |= max(popcount(lane_x) - budget_raced - spent, 0) << (4 * x)
     # the seat's right-hand neighbour plays before it to every trick: its j-th lowest above the seat's j-th lowest
+    # (plain first: a suit proved only raced takes the one race a later suit may need)
     rho = (seat + 3) & 3
-    if exit_suit < 0 and (lasts >> (4 * rho)) & 15 >= popcount(mine):
+    rho_plain = (lasts >> (4 * rho)) & 15 >= popcount(mine)
+    rho_raced = may_race and (lasts_raced >> (4 * rho)) & 15 >= popcount(mine)
+    if exit_suit >= 0 or not (rho_plain or rho_raced):
+        rho_plain = rho_raced = False
+    else:
         g = mine
         r = (hands[rho] >> (16 * s)) & LANE
         while g and lowest_index(g) < lowest_index(r):
             g &= g - 1
             r &= r - 1
-        if g == 0:
+        if g:
+            rho_plain = rho_raced = False
+        elif rho_plain:
             return 1
     # the top h cards, the highest first: the i-th lowest of them needs a guard above it that lasts h + 1 - i tricks
     first = True
@@ -208,7 +216,7 @@ def _guarded_suit(hands, seat, s, may_race, exit_suit, top):
         raced &= guarded_raced
         g &= g - 1
         j += 1
-    return 1 if plain else (2 if raced else 0)
+    return 1 if plain else (2 if raced or rho_raced else 0)
 
 
 @njit(cache=True, inline="always")
