@@ -175,23 +175,17 @@ def _guarded_suit(hands, seat, s, may_race, exit_suit, top):
         spent = 1 if exit_suit == s or (exit_suit >= 0 and (hands[x] >> (16 * exit_suit)) & LANE == 0) else 0
         lasts |= max(popcount(lane_x) - budget - spent, 0) << (4 * x)
         lasts_raced |= max(popcount(lane_x) - budget_raced - spent, 0) << (4 * x)
-    # the seat's right-hand neighbour plays before it to every trick: its j-th lowest above the seat's j-th lowest
-    # (plain first: a suit proved only raced takes the one race a later suit may need)
+    # the seat's right-hand neighbour plays before it to every trick: the ducks condition against its cards alone, over
+    # the seat's length (a neighbour that lasts holds that many); plain first: a suit proved only raced takes the one
+    # race a later suit may need
     rho = (seat + 3) & 3
-    rho_plain = (lasts >> (4 * rho)) & 15 >= popcount(mine)
-    rho_raced = may_race and (lasts_raced >> (4 * rho)) & 15 >= popcount(mine)
-    if exit_suit >= 0 or not (rho_plain or rho_raced):
-        rho_plain = rho_raced = False
-    else:
-        g = mine
-        r = (hands[rho] >> (16 * s)) & LANE
-        while g and lowest_index(g) < lowest_index(r):
-            g &= g - 1
-            r &= r - 1
-        if g:
-            rho_plain = rho_raced = False
-        elif rho_plain:
-            return 1
+    n = popcount(mine)
+    rho_plain = (lasts >> (4 * rho)) & 15 >= n
+    rho_raced = may_race and (lasts_raced >> (4 * rho)) & 15 >= n
+    covered = exit_suit < 0 and (rho_plain or rho_raced) and _ducks_top(mine, (hands[rho] >> (16 * s)) & LANE, n) == 0
+    if covered and rho_plain:
+        return 1
+    rho_raced = covered and rho_raced
     # the top h cards, the highest first: the i-th lowest of them needs a guard above it that lasts h + 1 - i tricks
     first = True
     first_raced = may_race
