@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from tests.dd_reference import check_misere_ending, misere_ending, ref_args, ref_exact, ref_value
+from wiezen_sim.kernel.dd.misere import PLAIN
 from wiezen_sim.solvers.dd import DDSolver
 
 
@@ -69,13 +70,13 @@ def _escapes(hands, leader: int, declarer: int) -> bool:
 
 
 def _guarded(hands, declarer: int, s: int) -> int:
-    """``misere._guarded_suit`` of the declarer's suit ``s`` (1 where the ducks condition holds already)."""
+    """``misere._guarded_suit`` of the declarer's suit ``s`` (``PLAIN`` where the ducks condition holds already)."""
     from wiezen_sim.kernel.dd.misere import _ducks_top, _guarded_suit
 
     lanes = [int(h) >> (16 * s) & 0xFFFF for h in hands]
     others = [lanes[q] for q in range(4) if q != declarer]
     top = _ducks_top(lanes[declarer], others[0] | others[1] | others[2], max(bin(x).count("1") for x in others))
-    return _guarded_suit(hands, declarer, s, True, -1, top) if top else 1
+    return _guarded_suit(hands, declarer, s, -1, top) if top else PLAIN
 
 
 def _check_static_misere_proofs(seed: int, n_cards: int, count: int) -> tuple[int, int, int]:
@@ -99,7 +100,7 @@ def _check_static_misere_proofs(seed: int, n_cards: int, count: int) -> tuple[in
                 continue
             never += 1
             held = [s for s in range(4) if int(hands[declarer]) >> (16 * s) & 0xFFFF]
-            raced += any(_guarded(hands, declarer, s) == 2 for s in held)
+            raced += any(0 <= _guarded(hands, declarer, s) < PLAIN for s in held)
             assert _escapes(hands, leader, declarer), where
         else:
             answer, _ = _misere_exit(hands.copy(), declarer)
@@ -153,11 +154,11 @@ def test_the_seat_before_the_declarer_guards_it_card_by_card(compiled_kernels):
 
     hands = np.array(parse_deal("N:73.2.. 84.A.. 52.K.. 96.Q..", cards_per_hand=None), dtype=np.int64)
     assert _escapes(hands, 2, 0)
-    assert _guarded(hands, 0, 0) == 1
+    assert _guarded(hands, 0, 0) == PLAIN
     assert _never_wins(hands, -1, 1 << 0, True, -1) >= 0
     hands = np.array(parse_deal("N:73.2.. .AJ.A. 52.K.. 64.Q..", cards_per_hand=None), dtype=np.int64)
     assert not _escapes(hands, 2, 0)
-    assert _guarded(hands, 0, 0) == 0
+    assert _guarded(hands, 0, 0) < 0
     assert _never_wins(hands, -1, 1 << 0, True, -1) < 0
 
 
@@ -174,12 +175,12 @@ def test_guards_above_the_declarers_top_cards_take_them_first(compiled_kernels):
 
     hands = np.array(parse_deal("N:..6.JT3 ..52.92 .J5..A8 AJ...KQ", cards_per_hand=None), dtype=np.int64)
     assert _escapes(hands, 2, 1)
-    assert _guarded(hands, 1, 3) == 2  # clubs: only raced
+    assert 0 <= _guarded(hands, 1, 3) < PLAIN  # clubs: only raced
     assert _never_wins(hands, -1, 1 << 1, True, -1) >= 0
     # two guards: West's queen covers East's C7 (the first club trick), North's CJ5 its C4 (the second)
     hands = np.array(parse_deal("N:T.4.5.J5 7.52..74 ..3.AT93 9.6.76.Q", cards_per_hand=None), dtype=np.int64)
     assert _escapes(hands, 3, 1)
-    assert _guarded(hands, 1, 3) == 2
+    assert 0 <= _guarded(hands, 1, 3) < PLAIN
     assert _never_wins(hands, -1, 1 << 1, True, -1) >= 0
 
 

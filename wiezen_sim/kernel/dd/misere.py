@@ -17,6 +17,8 @@ from numba import njit
 
 from wiezen_sim.kernel.bits import LANE, highest_index, lowest_index, popcount
 
+PLAIN = 16  # _guarded_suit: the suit is safe without a race
+
 
 @njit(cache=True, inline="always")
 def _never_wins_bound(hands, trump, mmask, cmask, lo, hi, tl, leader):
@@ -67,7 +69,7 @@ def _ducks_top(mine, theirs, rounds):
 
 
 @njit(cache=True)
-def _guarded_suit(hands, seat, s, may_race, exit_suit, top):
+def _guarded_suit(hands, seat, s, exit_suit, top):
     """No trump, ``seat`` never leads (it wins no trick): can the others never make it win a
     trick led in suit ``s``? 1: yes; 2: only if it races the suit (asked only when
     ``may_race``); 0: not shown. ``top``: its cards of ``s`` that fail the ducks condition
@@ -176,57 +178,58 @@ def _guarded_suit(hands, seat, s, may_race, exit_suit, top):
         lasts |= max(popcount(lane_x) - budget - spent, 0) << (4 * x)
         lasts_raced |= max(popcount(lane_x) - budget_raced - spent, 0) << (4 * x)
     # the seat's right-hand neighbour plays before it to every trick: the ducks condition against its cards alone, over
-    # the seat's length (a neighbour that lasts holds that many); plain first: a suit proved only raced takes the one
-    # race a later suit may need
+    # the seat's length (a neighbour that lasts holds that many)
     rho = (seat + 3) & 3
     n = popcount(mine)
     rho_plain = (lasts >> (4 * rho)) & 15 >= n
-    rho_raced = may_race and (lasts_raced >> (4 * rho)) & 15 >= n
-    covered = exit_suit < 0 and (rho_plain or rho_raced) and _ducks_top(mine, (hands[rho] >> (16 * s)) & LANE, n) == 0
-    if covered and rho_plain:
-        return 1
-    rho_raced = covered and rho_raced
+    slack = ((lasts_raced >> (4 * rho)) & 15) - n
+    if exit_suit >= 0 or not (rho_plain or slack >= 0) or _ducks_top(mine, (hands[rho] >> (16 * s)) & LANE, n):
+        slack = -1
+    elif rho_plain:
+        return PLAIN
     # the top h cards, the highest first: the i-th lowest of them needs a guard above it that lasts h + 1 - i tricks
     first = True
-    first_raced = may_race
+    first_slack = 15
     g = top
     i = 1
-    while g and (first or first_raced):
-        covered, covered_raced = _guard_lasts(hands, seat, s, lowest_index(g), lasts, h + 1 - i, lasts_raced, h + 1 - i)
+    while g and (first or first_slack >= 0):
+        covered, margin = _guard_lasts(hands, seat, s, lowest_index(g), lasts, h + 1 - i, lasts_raced, h + 1 - i)
         first &= covered
-        first_raced &= covered_raced
+        first_slack = min(first_slack, margin)
         g &= g - 1
         i += 1
-    if first or first_raced:
-        return 1 if first else 2
+    if first:
+        return PLAIN
+    slack = max(slack, first_slack)
     # the lowest card first: d_j needs a guard that lasts the j-th trick (raced: every trick the seat holds the suit in)
     plain = True
-    raced = may_race
+    low_slack = 15
     g = mine
     j = 1
-    while g and j <= rounds and (plain or raced):
-        guarded, guarded_raced = _guard_lasts(hands, seat, s, lowest_index(g), lasts, j, lasts_raced, popcount(mine))
+    while g and j <= rounds and (plain or low_slack >= 0):
+        guarded, margin = _guard_lasts(hands, seat, s, lowest_index(g), lasts, j, lasts_raced, n)
         plain &= guarded
-        raced &= guarded_raced
+        low_slack = min(low_slack, margin)
         g &= g - 1
         j += 1
-    return 1 if plain else (2 if raced or rho_raced else 0)
+    return PLAIN if plain else max(slack, low_slack)
 
 
 @njit(cache=True, inline="always")
 def _guard_lasts(hands, seat, s, card, lasts, need, lasts_raced, need_raced):
-    """``(plain, raced)``: does another seat hold cards of ``s`` only above ``card`` (a guard of it) and surely
-    hold the suit for ``need`` tricks led in it (its count in ``lasts``, 4 bits per seat), or raced for
-    ``need_raced`` (in ``lasts_raced``)? See :func:`_guarded_suit`."""
+    """``(plain, margin)``: does another seat hold cards of ``s`` only above ``card`` (a guard of it) and surely
+    hold the suit for ``need`` tricks led in it (its count in ``lasts``, 4 bits per seat); and the most by which
+    a guard's raced count (in ``lasts_raced``) exceeds ``need_raced`` (-1: none reaches it). See
+    :func:`_guarded_suit`."""
     plain = False
-    raced = False
+    margin = -1
     for k in (1, 2, 3):
         x = (seat + k) & 3
         lane_x = (hands[x] >> (16 * s)) & LANE
         if lane_x and lowest_index(lane_x) > card:
             plain |= (lasts >> (4 * x)) & 15 >= need
-            raced |= (lasts_raced >> (4 * x)) & 15 >= need_raced
-    return plain, raced
+            margin = max(margin, ((lasts_raced >> (4 * x)) & 15) - need_raced)
+    return plain, margin
 
 
 @njit(cache=True)
@@ -270,7 +273,7 @@ def _never_wins(hands, trump, group, ducks, exit_suit):
     if trump >= 0 and (mine >> (16 * trump)) & LANE:
         return -1
     single = ducks and popcount(group) == 1
-    race_used = False
+    raced = 0  # the suits only a race guards: per suit 8 bits, its slack and the seat's cards of it
     rel = 0
     for s in range(4):
         g = (mine >> (16 * s)) & LANE
@@ -285,17 +288,42 @@ def _never_wins(hands, trump, group, ducks, exit_suit):
                     rounds = max(rounds, popcount((hands[p] >> (16 * s)) & LANE))
             top = _ducks_top(g, o, rounds)
             if top:
-                guarded = 0
+                slack = -1
                 if trump < 0:
-                    guarded = _guarded_suit(hands, highest_index(group), s, not race_used, exit_suit, top)
-                if guarded == 0:
+                    slack = _guarded_suit(hands, highest_index(group), s, exit_suit, top)
+                if slack < 0:
                     return -1
-                race_used |= guarded == 2
+                if slack != PLAIN:
+                    raced |= (slack | popcount(g) << 4) << (8 * s)
                 low = lowest_index(g)
         elif highest_index(g) > lowest_index(o):
             return -1
         rel |= 1 << (16 * s + low)
-    return rel
+    return rel if _races_fit(raced) else -1
+
+
+@njit(cache=True, inline="always")
+def _races_fit(raced):
+    """Can the seat race every suit in ``raced`` (per suit 8 bits: the slack its guards allow, 4 bits, and the
+    seat's cards of it, 4 bits; 0: not raced), one after the other? The seat races them in order (void in the
+    suit led, it discards the highest card of the first it still holds), so a suit's guards may also have
+    discarded in every trick the seat spent on the suits before it: their cards, at most the suit's slack.
+    Earliest deadline first (slack plus cards, ascending) fits them when any order does."""
+    used = 0
+    while raced:
+        pick = 0
+        due = 99
+        for s in range(4):
+            r = (raced >> (8 * s)) & 255
+            if r and (r & 15) + (r >> 4) < due:
+                pick = s
+                due = (r & 15) + (r >> 4)
+        r = (raced >> (8 * pick)) & 255
+        if used > (r & 15):
+            return False
+        used += r >> 4
+        raced ^= r << (8 * pick)
+    return True
 
 
 @njit(cache=True)
