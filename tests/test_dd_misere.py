@@ -184,6 +184,28 @@ def test_guards_above_the_declarers_top_cards_take_them_first(compiled_kernels):
     assert _never_wins(hands, -1, 1 << 1, True, -1) >= 0
 
 
+def test_the_declarer_races_two_suits_one_after_the_other(compiled_kernels):
+    """``misere._never_wins`` with two suits that only a race guards (``misere._races_fit``): East (the
+    declarer, void in clubs) holds S9 HQ8 DT, North to lead. The nine of spades (North's seven below it)
+    has one guard, West's lone king, which allows no discard of East's on another suit first (slack 0);
+    the ten of diamonds (North's eight) has South's ace and West's KJ, which allow one (slack 1). East
+    discards the nine on the first club led, the ten on the second: it escapes (the brute force), and
+    the rule proves it. In the second ending South (void in clubs) holds S6 H87 D8, and its seven of
+    hearts and eight of diamonds each allow no discard before them: either alone could be raced, not
+    both; not proved, and the brute force finds the defenders' line."""
+    from wiezen_sim.cards import parse_deal
+    from wiezen_sim.kernel.dd.misere import _never_wins
+
+    hands = np.array(parse_deal("N:J7..8.K 9.Q8.T. T8..A.Q K.9.KJ.", cards_per_hand=None), dtype=np.int64)
+    assert _escapes(hands, 0, 1)
+    assert [_guarded(hands, 1, s) for s in range(4)] == [0, PLAIN, 1, PLAIN]
+    assert _never_wins(hands, -1, 1 << 1, True, -1) >= 0
+    hands = np.array(parse_deal("N:.K4.6.8 J..K.T4 6.87.8. K.JT.A.", cards_per_hand=None), dtype=np.int64)
+    assert not _escapes(hands, 0, 2)
+    assert [_guarded(hands, 2, s) for s in range(4)] == [PLAIN, 0, 0, PLAIN]
+    assert _never_wins(hands, -1, 1 << 2, True, -1) < 0
+
+
 def _same_owners_above(hands, decisive: int, rng: np.random.Generator):
     """A position the table takes for the same as ``hands`` given the decisive cards ``decisive``: in
     each suit the cards below its lowest decisive card (all of them in a suit without one) dealt again

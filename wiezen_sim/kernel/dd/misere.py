@@ -71,9 +71,10 @@ def _ducks_top(mine, theirs, rounds):
 @njit(cache=True)
 def _guarded_suit(hands, seat, s, exit_suit, top):
     """No trump, ``seat`` never leads (it wins no trick): can the others never make it win a
-    trick led in suit ``s``? 1: yes; 2: only if it races the suit (asked only when
-    ``may_race``); 0: not shown. ``top``: its cards of ``s`` that fail the ducks condition
-    and those above them (:func:`_ducks_top`, not 0).
+    trick led in suit ``s``? ``PLAIN``: yes; a slack 0..12: only if it races the suit, with
+    at most that many discards of the seat spent on other raced suits first (see below and
+    :func:`_races_fit`); -1: not shown. ``top``: its cards of ``s`` that fail the ducks
+    condition and those above them (:func:`_ducks_top`, not 0).
 
     The seat plays its lowest card of the suit to every trick led in it (it discards its
     highest). Let d_j be its j-th lowest card; the suit is led at most ``rounds`` more
@@ -92,8 +93,7 @@ def _guarded_suit(hands, seat, s, exit_suit, top):
     elsewhere used up a discard of its own): X's discard budget is the sum over the
     other suits u, and X lasts the j-th trick when its cards minus the budget are at
     least j. Racing the suit, the seat, when void in the suit led, discards its highest
-    card of ``s`` (one suit at most may be raced: the caller's duty), and only X's
-    discards in tricks the seat follows suit in are counted. Of the tricks led in u, X is
+    card of ``s``, and only X's discards in tricks the seat follows suit in are counted. Of the tricks led in u, X is
     void only in those after its last card of u and the seat follows only up to its own
     last one, so per suit u at most the seat's cards of u less X's are such tricks (and at
     most those X is void in). A card of u that X discards to be void sooner adds one, but
@@ -103,7 +103,11 @@ def _guarded_suit(hands, seat, s, exit_suit, top):
     seat still holds the suit in its j-th trick, it made at most ``|s| - j`` such
     discards, so X then holds at least its cards minus the smaller budget minus the
     seat's cards plus one: X lasts every trick when its cards minus that budget are at
-    least the seat's cards of ``s``.
+    least the seat's cards of ``s``. Several suits may be raced one after the other (the
+    seat, void in the suit led, discards the highest card of the first raced suit it still
+    holds): a suit raced after others whose cards the seat held number k may see X discard
+    in k more tricks the seat is void in, so X then needs k more; the slack returned is the
+    largest k every card's guard (in the variant below that needs least) allows.
     The suit is safe when every d_j (j up to ``rounds``) has a guard that lasts the
     j-th trick. It is safe too when the seat's cards in ``top`` (above its lowest ones that
     meet the ducks condition), e_1 < ... < e_h, each have a guard (its cards of ``s`` all above e_i) that
@@ -253,8 +257,9 @@ def _never_wins(hands, trump, group, ducks, exit_suit):
     reserved only when all the seat's cards of that suit are, and then leaves the lower
     ones as they were. Without trump a suit that fails this may still be safe when
     guarded (:func:`_guarded_suit`): there the seat plays its lowest card of the suit,
-    discards its highest, and in one such suit at most (the raced suit) discards it
-    whenever void in the suit led. Since the winner leads next, a group not on lead never
+    discards its highest, and in the suits only a race guards (raced suits) discards it
+    whenever void in the suit led, one raced suit after the other, in an order that gives
+    each the slack it needs (:func:`_races_fit`). Since the winner leads next, a group not on lead never
     wins again. ``exit_suit`` (-1: none): the hands are those before a trick the seat
     leads in that suit, with its card taken out (see :func:`_guarded_suit`; the ducks
     condition holds on after it, as :func:`_misere_exit` argues).
