@@ -314,6 +314,9 @@ def test_a_close_call_is_said_in_the_verdict():
         .verdict()
         .endswith("probability 0.93 only (more --samples narrow it)")
     )
+    # a run stopped by Ctrl-C or SIGTERM before its ceiling: more --samples is not what it lacks
+    stopped = Advice(table, pd.DataFrame(), rec, run, 0.534, {"partial": True, "deals": 535, "samples": 1000})
+    assert stopped.verdict().endswith("probability 0.53 only (the run was stopped before it settled)")
 
 
 def test_compare_refuses_plot_by_its_name(capsys):

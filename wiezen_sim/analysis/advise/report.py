@@ -287,10 +287,12 @@ class Advice:
         return " · ".join(self._verdict_parts() + self._close_call())
 
     def _close_call(self) -> list[str]:
-        """``close call: …`` when the recommendation beats the runner-up with probability below :data:`CLOSE_CALL`."""
+        """``close call: …`` when the recommendation beats the runner-up with probability below :data:`CLOSE_CALL`:
+        more ``--samples`` narrow it, or, for a stopped run (``meta["partial"]``), running it to its end may."""
         if self.runner_up is None or self.p_order >= CLOSE_CALL:
             return []
-        return [f"close call: {_better_than(self.bid_label(self.runner_up), self.p_order)} (more --samples narrow it)"]
+        hint = "the run was stopped before it settled" if self.meta.get("partial") else "more --samples narrow it"
+        return [f"close call: {_better_than(self.bid_label(self.runner_up), self.p_order)} ({hint})"]
 
     def _verdict_parts(self) -> list[str]:
         """The verdict's options, the recommendation first (an option dropped by the stop rule may show a higher mean
