@@ -21,7 +21,8 @@ advisor's suite 7-10 % (results/benchmarks/README.md). The arrays:
     scratch: int64[SCRATCH_ROWS, SCRATCH_PLIES, SCRATCH_MOVES] — per search ply the
              candidate cards and their ordering scores, what a node leaves for its parent
              and its siblings, and in the ``STATE`` row the hands and the counters.
-             ``scratch[STATE, RACE_WORDS, :4]`` is the race game's position (:mod:`.race`).
+             ``scratch[STATE, RACE_WORDS, :4]`` is the race game's position (:mod:`.race`);
+             the rows from ``SUIT_GAME`` on are the one-suit game's cache (:mod:`.suit_game`).
     stats:   int64[N_STATS] — the counters (``STAT_*``), a view of
              ``scratch[STATE, STATS, :N_STATS]`` (the solver reads them through it).
              When ``stats[STAT_NODE_LIMIT] > 0`` and the trick nodes pass it,
@@ -52,7 +53,9 @@ BIG = 99  # "no upper limit" for a search's hi
 
 # ---------------------------------------------------------------- scratch rows
 
-SCRATCH_ROWS = 4
+SUIT_GAME = 4  # scratch[SUIT_GAME:] (flat): the one-suit game's cache (.suit_game, suit_game_view)
+SUIT_GAME_ROWS = 32
+SCRATCH_ROWS = SUIT_GAME + SUIT_GAME_ROWS
 SCRATCH_PLIES = 64  # plies of one search (52 cards) and room to spare
 SCRATCH_MOVES = 32  # candidate cards of one node (13 at most; the race game 19) and the counters (N_STATS)
 CANDIDATES = 0  # scratch[CANDIDATES, ply, :n]: one card per sequence of equivalent legal cards, best first
@@ -65,6 +68,8 @@ STATE = 3  # scratch[STATE, HANDS, :4] = the hands, scratch[STATE, STATS, :N_STA
 HANDS = 0
 STATS = 1
 RACE_WORDS = 2  # scratch[STATE, RACE_WORDS, :4]: the race game's position (.race.race_words)
+
+SUIT_GAME_ENTRIES = SUIT_GAME_ROWS * SCRATCH_PLIES * SCRATCH_MOVES  # a power of two (65,536 words, 512 kB)
 
 # ---------------------------------------------------------------- counters (stats[...])
 
@@ -132,6 +137,13 @@ def scratch_view(scratch_at):
     """The scratch array (int64[SCRATCH_ROWS, SCRATCH_PLIES, SCRATCH_MOVES]) at address ``scratch_at``
     (``bits.address``), its shape known to the compiler; valid while the caller's array is alive."""
     return carray(int64_pointer(scratch_at), (SCRATCH_ROWS, SCRATCH_PLIES, SCRATCH_MOVES))
+
+
+@njit(cache=True, inline="always")
+def suit_game_view(scratch_at):
+    """The one-suit game's cache (int64[SUIT_GAME_ENTRIES], :mod:`.suit_game`): the scratch array's rows from
+    ``SUIT_GAME`` on, flat, of the scratch array at address ``scratch_at``."""
+    return carray(int64_pointer(scratch_at + 8 * SUIT_GAME * SCRATCH_PLIES * SCRATCH_MOVES), (SUIT_GAME_ENTRIES,))
 
 
 @njit(cache=True, inline="always")

@@ -4,7 +4,8 @@ Every bound returns with its answer the cards that decided it (partition search,
 :mod:`.table`), and every one is exact (a proof, never a guess):
 - a set of seats not on lead that can never win a trick never gets the lead back
   (:func:`_never_wins`; for a seat that ducks, the ducks condition over the rounds a
-  suit can still be led, and guarded suits, :func:`_guarded_suit`);
+  suit can still be led, guarded suits, :func:`_guarded_suit`, and the one-suit game,
+  :mod:`.suit_game`);
 - the others can force a misère player to win a trick (:func:`_forced_win`);
 - a misère declarer on lead must win this trick, or can exit and never win again
   (:func:`_misere_exit`).
@@ -16,12 +17,13 @@ from __future__ import annotations
 from numba import njit
 
 from wiezen_sim.kernel.bits import LANE, highest_index, lowest_index, popcount
+from wiezen_sim.kernel.dd.suit_game import suit_safe
 
 PLAIN = 16  # _guarded_suit: the suit is safe without a race
 
 
 @njit(cache=True, inline="always")
-def _never_wins_bound(hands, trump, mmask, cmask, lo, hi, tl, leader):
+def _never_wins_bound(hands, trump, mmask, cmask, lo, hi, tl, leader, scratch_at):
     """``(answer, decisive cards)`` at a trick's start from the seats that can never win a
     trick again or must win one; answer -1: neither applies.
 
@@ -33,17 +35,17 @@ def _never_wins_bound(hands, trump, mmask, cmask, lo, hi, tl, leader):
     (:func:`_forced_win`).
     """
     if not (cmask >> leader) & 1:
-        nw = _never_wins(hands, trump, cmask, (cmask & mmask) == 0, -1)
+        nw = _never_wins(hands, trump, cmask, (cmask & mmask) == 0, -1, scratch_at)
         if nw >= 0:
             return (1 if lo <= 0 <= hi else 0), nw
         # misère, the declarer on lead (see _misere_exit): it loses every trick from
         # here (the others take all tl), or it must win this one (they take at most tl - 1)
         if trump < 0 and cmask == 15 ^ mmask and mmask == 1 << leader:
-            ex, ex_rel = _misere_exit(hands, leader)
+            ex, ex_rel = _misere_exit(hands, leader, scratch_at)
             if ex > 0 or (ex < 0 and lo == tl):
                 return (1 if ex > 0 and lo <= tl <= hi else 0), ex_rel
     else:
-        nw = _never_wins(hands, trump, 15 ^ cmask, ((15 ^ cmask) & ~mmask) == 0, -1)
+        nw = _never_wins(hands, trump, 15 ^ cmask, ((15 ^ cmask) & ~mmask) == 0, -1, scratch_at)
         if nw >= 0:
             return (1 if lo <= tl <= hi else 0), nw
         # misère (one seat wants to lose every trick, the others want it to win one)
@@ -237,7 +239,7 @@ def _guard_lasts(hands, seat, s, card, lasts, need, lasts_raced, need_raced):
 
 
 @njit(cache=True)
-def _never_wins(hands, trump, group, ducks, exit_suit):
+def _never_wins(hands, trump, group, ducks, exit_suit, scratch_at):
     """The cards that prove the seats in ``group`` win no trick while others lead, or -1.
 
     The group must hold no trump. Plain form: in every suit the group's highest card is
@@ -259,14 +261,17 @@ def _never_wins(hands, trump, group, ducks, exit_suit):
     guarded (:func:`_guarded_suit`): there the seat plays its lowest card of the suit,
     discards its highest, and in the suits only a race guards (raced suits) discards it
     whenever void in the suit led, one raced suit after the other, in an order that gives
-    each the slack it needs (:func:`_races_fit`). Since the winner leads next, a group not on lead never
+    each the slack it needs (:func:`_races_fit`). A suit that fails all of these may still be safe
+    in the one-suit game (:mod:`.suit_game`, when ``scratch_at`` gives its cache; 0: not asked):
+    first with every discard of the others' allowed alone, else, for one suit only and with no
+    raced suit, with the declarer's discards all given to it. Since the winner leads next, a group not on lead never
     wins again. ``exit_suit`` (-1: none): the hands are those before a trick the seat
     leads in that suit, with its card taken out (see :func:`_guarded_suit`; the ducks
     condition holds on after it, as :func:`_misere_exit` argues).
     The proof needs, per suit held by both, the others' lowest card (plain form) or the
     lowest card of the two: the segment from it up holds every card that was compared
     (lengths, which give ``rounds``, do the rest); for a guarded suit the seat's lowest
-    card of it.
+    card of it; for a suit safe in the one-suit game every card of it (the lowest of the two).
     """
     mine = 0
     theirs = 0
@@ -279,6 +284,7 @@ def _never_wins(hands, trump, group, ducks, exit_suit):
         return -1
     single = ducks and popcount(group) == 1
     raced = 0  # the suits only a race guards: per suit 8 bits, its slack and the seat's cards of it
+    discards_to = 0  # 1: a suit safe in the one-suit game only with all the declarer's discards (no race then)
     rel = 0
     for s in range(4):
         g = (mine >> (16 * s)) & LANE
@@ -296,15 +302,30 @@ def _never_wins(hands, trump, group, ducks, exit_suit):
                 slack = -1
                 if trump < 0:
                     slack = _guarded_suit(hands, highest_index(group), s, exit_suit, top)
-                if slack < 0:
+                if slack >= 0:
+                    if slack != PLAIN:
+                        raced |= (slack | popcount(g) << 4) << (8 * s)
+                    low = lowest_index(g)
+                elif (
+                    trump < 0
+                    and scratch_at
+                    and suit_safe(hands, highest_index(group), s, s == exit_suit, False, scratch_at)
+                ):
+                    pass  # safe in the one-suit game
+                elif (
+                    trump < 0
+                    and scratch_at
+                    and exit_suit < 0
+                    and not discards_to
+                    and suit_safe(hands, highest_index(group), s, False, True, scratch_at)
+                ):
+                    discards_to = 1  # safe in the one-suit game with every discard of the declarer's
+                else:
                     return -1
-                if slack != PLAIN:
-                    raced |= (slack | popcount(g) << 4) << (8 * s)
-                low = lowest_index(g)
         elif highest_index(g) > lowest_index(o):
             return -1
         rel |= 1 << (16 * s + low)
-    return rel if _races_fit(raced) else -1
+    return rel if _races_fit(raced) and not (discards_to and raced) else -1
 
 
 @njit(cache=True, inline="always")
@@ -363,7 +384,7 @@ def _forced_win(hands, leader, group):
 
 
 @njit(cache=True)
-def _misere_exit(hands, declarer):
+def _misere_exit(hands, declarer, scratch_at):
     """Misère, no trump, the declarer (one seat that wants to lose every trick) on lead:
     ``(1, cards)`` when it can lose this trick and every later one, ``(-1, cards)`` when
     it must win this trick, ``(0, 0)`` when neither is shown; ``cards`` decided it.
@@ -403,7 +424,7 @@ def _misere_exit(hands, declarer):
             continue
         c = 16 * t + highest_index(below)
         hands[declarer] ^= 1 << c
-        nw = _never_wins(hands, -1, bit_d, True, t)
+        nw = _never_wins(hands, -1, bit_d, True, t, scratch_at)
         hands[declarer] ^= 1 << c
         if nw >= 0:
             return 1, nw | (1 << c)

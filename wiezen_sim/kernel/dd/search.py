@@ -24,7 +24,8 @@ without its rank mattering, the player's lower cards of that suit are not search
 the static bounds of :mod:`.bounds` (quick tricks, the trump bounds, a lone declarer's
 sure trick and trump lead, a side needing every trick left against a trump behind the
 higher ones or, without trumps, against the suits it does not head (as DDS's LaterTricks),
-a side that can never win a trick again, a misère declarer's exit, the last trick); move ordering by card-play
+a side that can never win a trick again (a misère declarer: suit by suit, closed forms or the
+one-suit game, :mod:`.suit_game`), a misère declarer's exit, the last trick); move ordering by card-play
 heuristics after the ideas of DDS's (:mod:`.moves`) with the table's best lead first
 (not for a partnership's leads); a lone declarer's defenders probe their early leads,
 each within a small budget of trick nodes, before searching any in full
@@ -200,7 +201,7 @@ def _search(
             cmask = 15 ^ cmask
             lo = tl - hi
             hi = BIG
-        answer, dec = _never_wins_bound(hands, trump, mmask, cmask, lo, hi, tl, leader)
+        answer, dec = _never_wins_bound(hands, trump, mmask, cmask, lo, hi, tl, leader, scratch_at)
         if answer >= 0:
             scratch[PER_PLY, ply, DECISIVE] = dec
             return answer == 1

@@ -1,0 +1,215 @@
+"""The one-suit game of a misère declarer (numba): can the others force it to win a trick led in one suit?
+
+No trump. The declarer (one seat that wants to lose every trick) is not on lead and, as long
+as it wins no trick, never leads again, so every trick is led by one of the three others. The
+one-suit game keeps only the cards of one suit ``s`` and gives the others every freedom the
+other suits could give them, so that a declarer safe in it is safe in the deal:
+
+* between tricks they may lead ``s`` from any seat of theirs that holds it (in the deal
+  only the winner of the last trick leads: the game gives them every entry);
+* in a trick led in ``s`` every seat that holds ``s`` plays a card of it, in seat order
+  from the leader; the declarer wins the trick when its card is the highest;
+* a seat X of theirs may discard a card of ``s`` of its choice in a trick led in another
+  suit in which it is void: at most ``P_X`` times in all, the plain budget of
+  :func:`~.misere._guarded_suit` (such a trick is led by one of the two others of the three
+  and takes a card of that suit from each of them that holds it);
+* they may play a trick led in another suit in which the declarer is void: it discards its
+  highest card of ``s``, and each of them may discard a card of ``s`` in the same trick.
+
+The declarer's discards: void in the suit led, it discards its highest card of a suit. When
+the caller gives the declarer's discards to ``s`` alone (``declarer_discards``: no other suit
+of the proof needs them, :func:`~.misere._never_wins`), it discards its highest card of ``s``
+in every trick it is void in, so a discard of X's in a trick the declarer follows in is one
+of at most ``R_X``, X's raced budget (:func:`~.misere._guarded_suit`: per other suit the
+declarer's cards of it less X's; a card X discards to be void sooner is itself discarded in
+a trick that counts), and any other discard of X's comes in a trick in which the declarer
+discards too: X's first budget, ``min(R_X, P_X)``, is for discards alone, the second, ``P_X``,
+for all of them. Otherwise both budgets are ``P_X`` (every discard of X's may come alone).
+
+The declarer is *safe* in ``s`` when the others cannot make it win a trick in this game. A
+declarer safe in every suit it holds (or, suit by suit, safe by :func:`~.misere._never_wins`'s
+own conditions) wins no trick: in a trick led in ``s`` it plays as its strategy for ``s``
+says in the game's position made of the deal's cards of ``s`` and the budgets the others
+have spent so far; void in the suit led, it discards as above. Every move of the deal is a
+move of each suit's game, so the others never get the declarer to win.
+
+The game is searched to the end with a table of positions (:func:`.layout.suit_game_view`:
+a direct-mapped cache in the solver's scratch array, one word an entry, kept across
+questions: a position's answer depends on nothing else). A position is the suit's cards in
+rank order, 2 bits each for the owner relative to the declarer (0 the declarer, 1 the seat
+after it, ...), with the others' budgets (each capped at the seat's cards).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+
+from wiezen_sim.kernel.bits import LANE, popcount
+from wiezen_sim.kernel.dd.layout import SUIT_GAME_ENTRIES, suit_game_view
+
+_I64 = types.int64
+_TRAP_SIG = types.boolean(_I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64)  # own .. best_seat, scratch_at
+_HASH = -7046029254386353131  # 0x9E3779B97F4A7C15 as an int64 (Fibonacci hashing)
+
+
+@njit(cache=True, inline="always")
+def _owner(own, i):
+    """The owner (relative to the declarer) of the ``i``-th lowest card of the position."""
+    return (own >> (2 * i)) & 3
+
+
+@njit(cache=True, inline="always")
+def _take(own, i):
+    """The position without its ``i``-th lowest card (the cards above it move down one place)."""
+    low = own & ((1 << (2 * i)) - 1)
+    return low | ((own >> (2 * i + 2)) << (2 * i))
+
+
+@njit(cache=True, inline="always")
+def _top(own, n):
+    """The place of the declarer's highest card among the ``n`` cards of the position (it holds one)."""
+    top = n - 1
+    while _owner(own, top) != 0:
+        top -= 1
+    return top
+
+
+@njit(_TRAP_SIG, cache=True)
+def _trap(own, n, budgets, leader, pos, best_pos, best_seat, scratch_at):
+    """Can the others make the declarer win a trick of the one-suit game (module docstring)?
+
+    ``own``: the ``n`` cards left, 2 bits each from the lowest (owner relative to the declarer);
+    ``budgets``: 8 bits per other seat p (from bit ``8 * p - 8``), its discards of the suit still allowed in
+    tricks the declarer follows in (4 bits), then in all (4 bits). Between tricks ``leader`` is -1; in a
+    trick led in the suit, ``leader`` led it, ``pos`` cards were played, the highest of them by
+    ``best_seat``, with ``best_pos`` of the cards left below it; ``leader`` -1 - p (p = 1, 2, 3): in a
+    trick led in another suit the declarer discarded, and seat p, then the ones after it, may discard.
+    """
+    # typed (not literal) constants for the recursive calls (as in .search: a literal argument would make
+    # numba type another copy of this function)
+    zero = np.int64(0)
+    between = np.int64(-1)
+    held = 0  # bit p: seat p holds the suit
+    for i in range(n):
+        held |= 1 << _owner(own, i)
+    if leader < -1:  # a trick in which the declarer discarded: seat -1 - leader may discard too (its second budget)
+        p = -1 - leader
+        nxt = np.int64(leader - 1) if p < 3 else between
+        if not held & 1:
+            return False
+        if _trap(own, n, budgets, nxt, zero, zero, zero, scratch_at):
+            return True
+        alone = (budgets >> (8 * p - 8)) & 15
+        total = (budgets >> (8 * p - 4)) & 15
+        if alone < total:  # (else a discard in a trick the declarer follows in, before this one, is the same)
+            for i in range(n):
+                if _owner(own, i) != p or (i > 0 and _owner(own, i - 1) == p):
+                    continue
+                if _trap(_take(own, i), n - 1, budgets - (16 << (8 * p - 8)), nxt, zero, zero, zero, scratch_at):
+                    return True
+        return False
+    if leader >= 0:
+        if pos == 4:
+            return best_seat == 0 or _trap(own, n, budgets, between, zero, zero, zero, scratch_at)
+        p = (leader + pos) & 3
+        if not (held >> p) & 1:  # void: it discards another suit
+            return _trap(own, n, budgets, leader, pos + 1, best_pos, best_seat, scratch_at)
+        for i in range(n):
+            if _owner(own, i) != p or (i > 0 and _owner(own, i - 1) == p):
+                continue  # one card of each run of the seat's cards next to each other in rank
+            if i >= best_pos:  # it takes the lead of the trick
+                r = _trap(_take(own, i), n - 1, budgets, leader, pos + 1, i, p, scratch_at)
+            else:
+                r = _trap(_take(own, i), n - 1, budgets, leader, pos + 1, best_pos - 1, best_seat, scratch_at)
+            if r != (p == 0):  # a card the seat wants: the others trap, or the declarer escapes
+                return r
+        return p == 0
+    # between tricks: safe when the declarer is void, nobody else holds the suit, or its highest card is
+    # below the others' lowest
+    if not held & 1 or held == 1:
+        return False
+    lowest_other = 0
+    while _owner(own, lowest_other) == 0:
+        lowest_other += 1
+    top = _top(own, n)
+    if top < lowest_other:
+        return False
+    capped = 0  # each budget no larger than the seat's cards (nor the first than the second)
+    for p in (1, 2, 3):
+        count = 0
+        for i in range(n):
+            count += _owner(own, i) == p
+        total = min((budgets >> (8 * p - 4)) & 15, count)
+        capped |= (min((budgets >> (8 * p - 8)) & 15, total) | total << 4) << (8 * p - 8)
+    key = own | n << 26 | capped << 30
+    cache = suit_game_view(scratch_at)
+    slot = ((key * _HASH) >> 40) & (SUIT_GAME_ENTRIES - 1)
+    if cache[slot] >> 1 == key:
+        return cache[slot] & 1 == 1
+    result = False
+    for lead in (1, 2, 3):
+        if (held >> lead) & 1 and _trap(own, n, capped, lead, zero, zero, lead, scratch_at):
+            result = True
+            break
+    # a discard of the suit by another seat in a trick the declarer follows in (its first budget)
+    for p in (1, 2, 3):
+        if result or (capped >> (8 * p - 8)) & 15 == 0:
+            continue
+        for i in range(n):
+            if _owner(own, i) != p or (i > 0 and _owner(own, i - 1) == p):
+                continue
+            if _trap(_take(own, i), n - 1, capped - (17 << (8 * p - 8)), between, zero, zero, zero, scratch_at):
+                result = True
+                break
+    if not result:  # a trick in which the declarer discards its highest card (and the others may: _trap's -1 - p)
+        result = _trap(_take(own, top), n - 1, capped, np.int64(-2), zero, zero, zero, scratch_at)
+    cache[slot] = key << 1 | result
+    return result
+
+
+@njit(cache=True)
+def suit_safe(hands, seat, s, in_trick, declarer_discards, scratch_at):
+    """Whether ``seat`` (a misère declarer not on lead, no trump) is safe in suit ``s`` in the one-suit
+    game (module docstring): the others cannot make it win a trick led in ``s``.
+
+    ``hands``: int64[4] masks. ``in_trick``: the declarer has just led a card of ``s`` that loses the
+    trick (a safe exit, :func:`~.misere._misere_exit`, its card taken out of ``hands``): the others first
+    play to that trick, each a card of ``s`` of its choice if it holds one (the budgets count that trick
+    already: for a seat void in the suit led, the longest holding of it among the two others is one card
+    longer before it). ``declarer_discards``: the declarer, void in the suit led, always discards its
+    highest card of ``s`` (the caller gives it no other suit to discard for): a seat's discards in
+    tricks the declarer follows in are at most its raced budget (:func:`~.misere._guarded_suit`), the
+    others come with a discard of the declarer's. ``scratch_at``: the address of the solver's scratch
+    array (:mod:`.layout`), whose suit-game cache it uses. Decides: every card of ``s`` (with the hands'
+    lengths, which give the budgets).
+    """
+    own = 0
+    n = 0
+    for c in range(16):
+        for k in range(4):
+            if (hands[(seat + k) & 3] >> (16 * s + c)) & 1:
+                own |= k << (2 * n)
+                n += 1
+    budgets = 0  # per other seat 8 bits: its discards alone (in tricks the declarer follows in), and in all
+    for k in (1, 2, 3):
+        x = (seat + k) & 3
+        total = 0
+        alone = 0
+        for u in range(4):
+            if u == s:
+                continue
+            longest = 0
+            for q in (1, 2, 3):
+                z = (seat + q) & 3
+                if z != x:
+                    longest = max(longest, popcount((hands[z] >> (16 * u)) & LANE))
+            held = popcount((hands[x] >> (16 * u)) & LANE)
+            void_tricks = max(0, longest - held)
+            total += void_tricks
+            alone += min(void_tricks, max(0, popcount((hands[seat] >> (16 * u)) & LANE) - held))
+        total = min(total, 15)
+        budgets |= (min(alone, total) if declarer_discards else total) << (8 * k - 8) | total << (8 * k - 4)
+    if in_trick:  # the others play to the declarer's exit, which a card of theirs beats (best: seat 1, below all)
+        return not _trap(own, n, budgets, np.int64(0), np.int64(1), np.int64(0), np.int64(1), scratch_at)
+    return not _trap(own, n, budgets, np.int64(-1), np.int64(0), np.int64(0), np.int64(0), scratch_at)
