@@ -284,7 +284,7 @@ def _never_wins(hands, trump, group, ducks, exit_suit, scratch_at):
         return -1
     single = ducks and popcount(group) == 1
     raced = 0  # the suits only a race guards: per suit 8 bits, its slack and the seat's cards of it
-    discards_to = 0  # 1: a suit safe in the one-suit game only with all the declarer's discards (no race then)
+    games = 0  # the suits the closed forms do not prove: bit s, for the one-suit game (.suit_game)
     rel = 0
     for s in range(4):
         g = (mine >> (16 * s)) & LANE
@@ -306,26 +306,35 @@ def _never_wins(hands, trump, group, ducks, exit_suit, scratch_at):
                     if slack != PLAIN:
                         raced |= (slack | popcount(g) << 4) << (8 * s)
                     low = lowest_index(g)
-                elif (
-                    trump < 0
-                    and scratch_at
-                    and suit_safe(hands, highest_index(group), s, s == exit_suit, False, scratch_at)
-                ):
-                    pass  # safe in the one-suit game
-                elif (
-                    trump < 0
-                    and scratch_at
-                    and exit_suit < 0
-                    and not discards_to
-                    and suit_safe(hands, highest_index(group), s, False, True, scratch_at)
-                ):
-                    discards_to = 1  # safe in the one-suit game with every discard of the declarer's
+                elif trump < 0 and scratch_at:
+                    games |= 1 << s  # for the one-suit game, below
                 else:
                     return -1
         elif highest_index(g) > lowest_index(o):
             return -1
         rel |= 1 << (16 * s + low)
-    return rel if _races_fit(raced) and not (discards_to and raced) else -1
+    if not _races_fit(raced):
+        return -1
+    if games:
+        # the declarer's discards may all go to one of these suits when no other needs them (no race): a suit
+        # safe without them is safe with them (every move of the others in that game is one in the other), so
+        # one such suit asks only that game, several ask the one without first and give the discards to the
+        # one suit that fails it
+        seat = highest_index(group)
+        given = exit_suit < 0 and raced == 0
+        if given and games & (games - 1) == 0:
+            return rel if suit_safe(hands, seat, lowest_index(games), False, True, scratch_at) else -1
+        failed = -1
+        while games:
+            s = lowest_index(games)
+            games &= games - 1
+            if not suit_safe(hands, seat, s, s == exit_suit, False, scratch_at):
+                if not given or failed >= 0:
+                    return -1
+                failed = s
+        if failed >= 0 and not suit_safe(hands, seat, failed, False, True, scratch_at):
+            return -1
+    return rel
 
 
 @njit(cache=True, inline="always")

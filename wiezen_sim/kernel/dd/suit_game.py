@@ -45,7 +45,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from wiezen_sim.kernel.bits import LANE, popcount
+from wiezen_sim.kernel.bits import LANE, lowest_index, popcount
 from wiezen_sim.kernel.dd.layout import SUIT_GAME_ENTRIES, suit_game_view
 
 _I64 = types.int64
@@ -184,13 +184,20 @@ def suit_safe(hands, seat, s, in_trick, declarer_discards, scratch_at):
     array (:mod:`.layout`), whose suit-game cache it uses. Decides: every card of ``s`` (with the hands'
     lengths, which give the budgets).
     """
+    lanes = 0  # the four lanes of s, relative to the seat, 16 bits each
+    for k in range(4):
+        lanes |= ((hands[(seat + k) & 3] >> (16 * s)) & LANE) << (16 * k)
+    cards = (lanes | lanes >> 16 | lanes >> 32 | lanes >> 48) & LANE
     own = 0
     n = 0
-    for c in range(16):
-        for k in range(4):
-            if (hands[(seat + k) & 3] >> (16 * s + c)) & 1:
-                own |= k << (2 * n)
-                n += 1
+    while cards:
+        c = lowest_index(cards)
+        cards &= cards - 1
+        k = 0
+        while not (lanes >> (16 * k + c)) & 1:
+            k += 1
+        own |= k << (2 * n)
+        n += 1
     budgets = 0  # per other seat 8 bits: its discards alone (in tricks the declarer follows in), and in all
     for k in (1, 2, 3):
         x = (seat + k) & 3
