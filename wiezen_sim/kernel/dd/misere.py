@@ -17,7 +17,7 @@ from __future__ import annotations
 from numba import njit
 
 from wiezen_sim.kernel.bits import LANE, highest_index, lowest_index, popcount
-from wiezen_sim.kernel.dd.suit_game import suit_safe
+from wiezen_sim.kernel.dd.suit_game import _trapped, suit_safe
 
 PLAIN = 16  # _guarded_suit: the suit is safe without a race
 
@@ -306,63 +306,35 @@ def _never_wins(hands, trump, group, ducks, exit_suit, scratch_at):
                     if slack != PLAIN:
                         raced |= (slack | popcount(g) << 4) << (8 * s)
                     low = lowest_index(g)
-                elif trump < 0 and scratch_at:
+                elif trump < 0 and scratch_at and not (s != exit_suit and _trapped(hands, highest_index(group), s)):
                     games |= 1 << s  # for the one-suit game, below
                 else:
                     return -1
         elif highest_index(g) > lowest_index(o):
             return -1
         rel |= 1 << (16 * s + low)
-    if games == 0 and _races_fit(raced):
-        return rel
-    if not scratch_at:
+    if not _races_fit(raced):
         return -1
-    # the one-suit game (.suit_game). The declarer's discards may all go to one suit when no other needs them
-    # (no race): a suit safe without them is safe with them (every move of the others in that game is one in
-    # the other), so a lone such suit asks only that game, several ask the one without first, and one suit
-    # that needs the discards (the one that fails it, or the one raced suit left once those safe in the game
-    # without them are no longer raced) asks the game with them
-    seat = highest_index(group)
-    if exit_suit < 0 and raced == 0 and games & (games - 1) == 0:
-        return rel if suit_safe(hands, seat, lowest_index(games), False, True, scratch_at) else -1
-    needs = 0  # the suit that needs the declarer's discards, bit s
-    while games:
-        s = lowest_index(games)
-        games &= games - 1
-        if not suit_safe(hands, seat, s, s == exit_suit, False, scratch_at):
-            if needs or exit_suit >= 0:
-                return -1
-            needs = 1 << s
-    if needs == 0 and _races_fit(raced):
-        return rel
-    raced, cards = _unrace(hands, seat, raced, exit_suit, scratch_at)
-    rel |= cards
-    if needs == 0 and _races_fit(raced):
-        return rel
-    for s in range(4):
-        if (raced >> (8 * s)) & 255:
-            needs |= 1 << s
-    if exit_suit >= 0 or needs & (needs - 1):
-        return -1
-    s = lowest_index(needs)
-    if not suit_safe(hands, seat, s, False, True, scratch_at):
-        return -1
-    lane = (hands[0] | hands[1] | hands[2] | hands[3]) >> (16 * s) & LANE
-    return rel | 1 << (16 * s + lowest_index(lane))
-
-
-@njit(cache=True)
-def _unrace(hands, seat, raced, exit_suit, scratch_at):
-    """``(raced, cards)``: ``raced`` (as :func:`_races_fit` reads it) without the suits safe in the one-suit game
-    (:mod:`.suit_game`, every discard of the others' allowed alone; ``exit_suit`` as in :func:`_never_wins`),
-    which need no race, and the lowest card of each such suit (the game decides on all its cards)."""
-    cards = 0
-    for s in range(4):
-        if (raced >> (8 * s)) & 255 and suit_safe(hands, seat, s, s == exit_suit, False, scratch_at):
-            raced &= ~(255 << (8 * s))
-            lane = (hands[0] | hands[1] | hands[2] | hands[3]) >> (16 * s) & LANE
-            cards |= 1 << (16 * s + lowest_index(lane))
-    return raced, cards
+    if games:
+        # the one-suit game (.suit_game). The declarer's discards may all go to one suit when no other needs
+        # them (no race): a suit safe without them is safe with them (every move of the others in that game is
+        # one in the other), so a lone such suit asks only that game, several ask the one without first and
+        # give the discards to the one suit that fails it
+        seat = highest_index(group)
+        given = exit_suit < 0 and raced == 0
+        if given and games & (games - 1) == 0:
+            return rel if suit_safe(hands, seat, lowest_index(games), False, True, scratch_at) else -1
+        failed = -1
+        while games:
+            s = lowest_index(games)
+            games &= games - 1
+            if not suit_safe(hands, seat, s, s == exit_suit, False, scratch_at):
+                if not given or failed >= 0:
+                    return -1
+                failed = s
+        if failed >= 0 and not suit_safe(hands, seat, failed, False, True, scratch_at):
+            return -1
+    return rel
 
 
 @njit(cache=True, inline="always")

@@ -45,7 +45,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from wiezen_sim.kernel.bits import LANE, lowest_index, popcount
+from wiezen_sim.kernel.bits import LANE, highest_index, lowest_index, popcount
 from wiezen_sim.kernel.dd.layout import SUIT_GAME_ENTRIES, suit_game_view
 
 _I64 = types.int64
@@ -168,6 +168,25 @@ def _trap(own, n, budgets, leader, pos, best_pos, best_seat, scratch_at):
     return result
 
 
+@njit(cache=True, inline="always")
+def _trapped(hands, seat, s):
+    """Whether the others surely trap ``seat`` in suit ``s`` of the one-suit game, seen without the game: its
+    lowest card of ``s`` above the lowest of each of theirs that holds it (that lowest led, the others' lowest
+    played, it wins), or its top card above all theirs with one of them as long (that seat leads the suit until
+    only the top card is left to it)."""
+    mine = (hands[seat] >> (16 * s)) & LANE
+    theirs = 0
+    longest = 0
+    lows = -1  # the highest of their lowest cards
+    for k in (1, 2, 3):
+        lane = (hands[(seat + k) & 3] >> (16 * s)) & LANE
+        if lane:
+            theirs |= lane
+            longest = max(longest, popcount(lane))
+            lows = max(lows, lowest_index(lane))
+    return lowest_index(mine) > lows or (highest_index(mine) > highest_index(theirs) and popcount(mine) <= longest)
+
+
 @njit(cache=True)
 def suit_safe(hands, seat, s, in_trick, declarer_discards, scratch_at):
     """Whether ``seat`` (a misère declarer not on lead, no trump) is safe in suit ``s`` in the one-suit
@@ -184,6 +203,8 @@ def suit_safe(hands, seat, s, in_trick, declarer_discards, scratch_at):
     array (:mod:`.layout`), whose suit-game cache it uses. Decides: every card of ``s`` (with the hands'
     lengths, which give the budgets).
     """
+    if not in_trick and _trapped(hands, seat, s):
+        return False
     lanes = 0  # the four lanes of s, relative to the seat, 16 bits each
     for k in range(4):
         lanes |= ((hands[(seat + k) & 3] >> (16 * s)) & LANE) << (16 * k)
