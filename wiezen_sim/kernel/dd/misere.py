@@ -32,7 +32,8 @@ def _never_wins_bound(hands, trump, mmask, cmask, lo, hi, tl, leader, scratch_at
     group wants to lose when it is a minimiser counted, or a maximiser not counted. A
     misère declarer on lead may have a safe exit and never win again, or must win this
     trick (:func:`_misere_exit`); one not on lead may be forced to win it
-    (:func:`_forced_win`).
+    (:func:`_forced_win`). ``scratch_at``: the search's scratch array (its address), whose
+    one-suit game cache the proofs use (:mod:`.suit_game`).
     """
     if not (cmask >> leader) & 1:
         nw = _never_wins(hands, trump, cmask, (cmask & mmask) == 0, -1, scratch_at)
@@ -413,7 +414,8 @@ def _misere_exit(hands, declarer, scratch_at):
     rise and their longest holding only shrink; a guarded suit counts a card less for
     its guards, see :func:`_guarded_suit`), a defender leads next and the declarer
     never wins again. Decisive: c (the defender's lowest card lies above it; the same
-    argument as above) and the cards of that condition.
+    argument as above) and the cards of that condition. ``scratch_at``: as in
+    :func:`_never_wins` (0: the one-suit game not asked).
     """
     bit_d = 1 << declarer
     d = hands[declarer]
