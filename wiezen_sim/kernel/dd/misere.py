@@ -17,7 +17,7 @@ from __future__ import annotations
 from numba import njit
 
 from wiezen_sim.kernel.bits import LANE, highest_index, lowest_index, popcount
-from wiezen_sim.kernel.dd.suit_game import _trapped, suit_safe
+from wiezen_sim.kernel.dd.suit_game import _trapped, discard_budgets, suit_safe
 
 PLAIN = 16  # _guarded_suit: the suit is safe without a race
 
@@ -163,24 +163,9 @@ def _guarded_suit(hands, seat, s, exit_suit, top):
         lane_x = (hands[x] >> (16 * s)) & LANE
         if lane_x == 0:
             continue
-        budget = 0
-        budget_raced = 0  # only the tricks the seat follows in (at most its cards of u) are not matched
-        for u in range(4):
-            if u == s:
-                continue
-            longest = 0
-            for q in (1, 2, 3):
-                z = (seat + q) & 3
-                if z != x:
-                    longest = max(longest, popcount((hands[z] >> (16 * u)) & LANE))
-            held = popcount((hands[x] >> (16 * u)) & LANE)
-            void_tricks = max(0, longest - held)
-            budget += void_tricks
-            # raced: X void while the seat follows, only after X's last card of u and up to the seat's
-            # (the exit trick takes one card of u from X, none from the seat: see the docstring)
-            if u == exit_suit and held:
-                held -= 1
-            budget_raced += min(void_tricks, max(0, popcount((hands[seat] >> (16 * u)) & LANE) - held))
+        # raced: X void while the seat follows, only after X's last card of u and up to the seat's (the exit trick
+        # takes one card of u from X, none from the seat: see the docstring)
+        budget, budget_raced = discard_budgets(hands, seat, s, x, exit_suit)
         spent = 1 if exit_suit == s or (exit_suit >= 0 and (hands[x] >> (16 * exit_suit)) & LANE == 0) else 0
         lasts |= max(popcount(lane_x) - budget - spent, 0) << (4 * x)
         lasts_raced |= max(popcount(lane_x) - budget_raced - spent, 0) << (4 * x)

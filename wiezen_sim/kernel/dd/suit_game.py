@@ -169,6 +169,32 @@ def _trap(own, n, budgets, leader, pos, best_pos, best_seat, scratch_at):
 
 
 @njit(cache=True, inline="always")
+def discard_budgets(hands, seat, s, x, exit_suit):
+    """``(plain, raced)``: the budgets of another seat ``x``'s discards while ``seat`` (a misère declarer) never
+    leads, outside suit ``s`` (:func:`~.misere._guarded_suit` gives the argument): plain, the tricks led in another
+    suit in which ``x`` can be void (per suit the longest holding of the two others less ``x``'s); raced, those in
+    which ``seat`` still follows (per suit also at most ``seat``'s cards less ``x``'s; with ``exit_suit`` >= 0
+    ``x``'s cards of it count one less, the exit trick taking one)."""
+    plain = 0
+    raced = 0
+    for u in range(4):
+        if u == s:
+            continue
+        longest = 0
+        for q in (1, 2, 3):
+            z = (seat + q) & 3
+            if z != x:
+                longest = max(longest, popcount((hands[z] >> (16 * u)) & LANE))
+        held = popcount((hands[x] >> (16 * u)) & LANE)
+        void_tricks = max(0, longest - held)
+        plain += void_tricks
+        if u == exit_suit and held:
+            held -= 1
+        raced += min(void_tricks, max(0, popcount((hands[seat] >> (16 * u)) & LANE) - held))
+    return plain, raced
+
+
+@njit(cache=True, inline="always")
 def _trapped(hands, seat, s):
     """Whether the others surely trap ``seat`` in suit ``s`` of the one-suit game, seen without the game: its
     lowest card of ``s`` above the lowest of each of theirs that holds it (that lowest led, the others' lowest
@@ -221,21 +247,7 @@ def suit_safe(hands, seat, s, in_trick, declarer_discards, scratch_at):
         n += 1
     budgets = 0  # per other seat 8 bits: its discards alone (in tricks the declarer follows in), and in all
     for k in (1, 2, 3):
-        x = (seat + k) & 3
-        total = 0
-        alone = 0
-        for u in range(4):
-            if u == s:
-                continue
-            longest = 0
-            for q in (1, 2, 3):
-                z = (seat + q) & 3
-                if z != x:
-                    longest = max(longest, popcount((hands[z] >> (16 * u)) & LANE))
-            held = popcount((hands[x] >> (16 * u)) & LANE)
-            void_tricks = max(0, longest - held)
-            total += void_tricks
-            alone += min(void_tricks, max(0, popcount((hands[seat] >> (16 * u)) & LANE) - held))
+        total, alone = discard_budgets(hands, seat, s, (seat + k) & 3, -1)
         total = min(total, 15)
         budgets |= (min(alone, total) if declarer_discards else total) << (8 * k - 8) | total << (8 * k - 4)
     if in_trick:  # the others play to the declarer's exit, which a card of theirs beats (best: seat 1, below all)
