@@ -150,7 +150,22 @@ def test_bad_input_one_line_exit_2(capsys, argv, message):
     assert message in err and err.count("\n") == 1, err
 
 
-@pytest.mark.parametrize("argv", [["--rules", "bogus"], ["--worlds", "4"], ["--turned", "2X"]])
+@pytest.mark.parametrize("argv", [["--turned", "2C"], ["--seat", "dealer"], ["--seat", "2", "--turned", "7H"]])
+def test_seat_or_turned_without_a_hand_is_refused(capsys, argv):
+    """An empty hand (say an unquoted empty $HAND) with --seat or --turned must not quietly
+    advise on the built-in example at that seat."""
+    assert main(["advise", "--samples", "2", "--quiet", *argv]) == 2
+    err = capsys.readouterr().err
+    assert "given but no hand" in err and err.count("\n") == 1, err
+
+
+def test_a_huge_argument_is_not_echoed_whole(capsys):
+    assert main(["advise", "S:" + "A" * 100_000, "--turned", "7H", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "duplicated card AS in 'S:AAA" in err and "…'" in err and len(err) < 200, err
+
+
+@pytest.mark.parametrize("argv", [["--rules", "bogus"], ["--worlds", "4"]])
 def test_example_bad_input_one_line_without_quiet(capsys, argv):
     """No hand (the built-in example) and no --quiet: the example's notice must not come
     before the error line."""

@@ -75,9 +75,12 @@ def run(args: argparse.Namespace) -> None:
             parse_hand(" ".join(args.hand), size=13)  # a bad hand is said first, not after the turned card is given
             raise UsageError("give the turned card with --turned CARD")
         hand, seat, turned = " ".join(args.hand), 0 if args.seat is None else args.seat, args.turned
+    elif args.seat is not None or args.turned is not None:  # an empty $HAND must not ask about the example
+        given = "--seat" if args.turned is None else "--turned"
+        raise UsageError(f"{given} given but no hand: give your 13 cards first (without a hand, advise runs "
+                         f"the built-in example {EXAMPLE['hand']!r} at its own seat and turned card)")  # fmt: skip
     else:
-        hand, turned = EXAMPLE["hand"], args.turned or EXAMPLE["turned"]
-        seat = wiezen_seat(EXAMPLE["seat"]) if args.seat is None else args.seat
+        hand, turned, seat = EXAMPLE["hand"], EXAMPLE["turned"], wiezen_seat(EXAMPLE["seat"])
     if args.compare and args.method != "dd":
         raise UsageError("--compare runs the methods it names (e.g. --compare dd,pimc); leave out --method")
     if args.compare and args.plot:

@@ -17,7 +17,7 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import NoReturn
 
 from wiezen_sim.cli import advise, demo, experiment, romanian, score, serve, simulate, solve
-from wiezen_sim.cli.args import EXIT_SIGNAL, EXIT_USAGE, Parser, UsageError, same_file
+from wiezen_sim.cli.args import EXIT_SIGNAL, EXIT_USAGE, Parser, UsageError, one_line, same_file
 from wiezen_sim.stops import early_handler
 
 __all__ = ["VERBS", "build_parser", "entry", "main"]
@@ -97,7 +97,7 @@ def _main(argv: Sequence[str] | None) -> int:
         message = str(exc)
         if isinstance(exc, OSError) and exc.filename and exc.strerror:  # not "[Errno 20] Not a directory: 'x'"
             message = f"cannot use {exc.filename}: {exc.strerror}"
-        print(f"wiezen-sim {verb}: error: {message}", file=sys.stderr)
+        print(f"wiezen-sim {verb}: error: {one_line(message)}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt as exc:
         stop = exc if isinstance(exc, Interrupted) else Interrupted()

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 import tempfile
 from collections.abc import Callable
@@ -43,6 +44,7 @@ __all__ = [
     "int_range",
     "jobs",
     "note",
+    "one_line",
     "output_path",
     "pbn_seat",
     "same_file",
@@ -74,11 +76,20 @@ def comma_entries(text: str) -> list[str]:
     return parts
 
 
+_LONG_QUOTE = re.compile(r"'([^'\n]{60})[^'\n]+'")  # an input quoted back longer than 60 characters
+
+
+def one_line(message: str) -> str:
+    """A refusal as printed: on one line, and an input it quotes back cut to its first 60 characters
+    (a 100 kB argument is not echoed whole)."""
+    return _LONG_QUOTE.sub(r"'\1…'", " ".join(message.split("\n")))
+
+
 class Parser(argparse.ArgumentParser):
     """An ``ArgumentParser`` whose refusals are one line on stderr and exit code 2 (no usage block)."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {one_line(message)}\n")
 
 
 def add_verb(sub: argparse._SubParsersAction, name: str, summary: str, example: str, details: str = "") -> Parser:

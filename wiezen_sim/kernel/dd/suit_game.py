@@ -60,6 +60,13 @@ def _owner(own, i):
 
 
 @njit(cache=True, inline="always")
+def _run_start(own, i, p):
+    """Whether the ``i``-th lowest card is seat ``p``'s lowest of a run of its cards next to each other in rank
+    (the game tries one card of each run: the others of the run are the same card)."""
+    return _owner(own, i) == p and (i == 0 or _owner(own, i - 1) != p)
+
+
+@njit(cache=True, inline="always")
 def _take(own, i):
     """The position without its ``i``-th lowest card (the cards above it move down one place)."""
     low = own & ((1 << (2 * i)) - 1)
@@ -104,7 +111,7 @@ def _trap(own, n, budgets, leader, pos, best_pos, best_seat, scratch_at):
         total = (budgets >> (8 * p - 4)) & 15
         if alone < total:  # (else a discard in a trick the declarer follows in, before this one, is the same)
             for i in range(n):
-                if _owner(own, i) != p or (i > 0 and _owner(own, i - 1) == p):
+                if not _run_start(own, i, p):
                     continue
                 if _trap(_take(own, i), n - 1, budgets - (16 << (8 * p - 8)), nxt, zero, zero, zero, scratch_at):
                     return True
@@ -116,8 +123,8 @@ def _trap(own, n, budgets, leader, pos, best_pos, best_seat, scratch_at):
         if not (held >> p) & 1:  # void: it discards another suit
             return _trap(own, n, budgets, leader, pos + 1, best_pos, best_seat, scratch_at)
         for i in range(n):
-            if _owner(own, i) != p or (i > 0 and _owner(own, i - 1) == p):
-                continue  # one card of each run of the seat's cards next to each other in rank
+            if not _run_start(own, i, p):
+                continue
             if i >= best_pos:  # it takes the lead of the trick
                 r = _trap(_take(own, i), n - 1, budgets, leader, pos + 1, i, p, scratch_at)
             else:
@@ -157,7 +164,7 @@ def _trap(own, n, budgets, leader, pos, best_pos, best_seat, scratch_at):
         if result or (capped >> (8 * p - 8)) & 15 == 0:
             continue
         for i in range(n):
-            if _owner(own, i) != p or (i > 0 and _owner(own, i - 1) == p):
+            if not _run_start(own, i, p):
                 continue
             if _trap(_take(own, i), n - 1, capped - (17 << (8 * p - 8)), between, zero, zero, zero, scratch_at):
                 result = True
