@@ -163,6 +163,21 @@ def test_the_one_suit_game_proves_what_the_closed_forms_do_not(compiled_kernels)
     assert _never_wins_alone(hands, 0, _SCRATCH, True) < 0
 
 
+def test_a_guard_discards_only_after_its_head_start(compiled_kernels):
+    """``suit_game.head_start``: North (the declarer, void in spades and hearts) holds D65 CQ7, South leads.
+    The seven fails the closed forms (South's C4 lies below it): it is trapped once East's eight and West's
+    king are gone. East can discard its eight in a diamond trick, but West's first discard comes in a
+    second spade trick, and North, void in spades, discarded in the first (West followed): its queen, so in
+    West's trick it discards the seven. A game that let West discard in North's first discard trick (session
+    57's) did not prove it; with the head start it does, and the brute force agrees."""
+    from wiezen_sim.cards import parse_deal
+
+    hands = np.array(parse_deal("N:..65.Q7 AK.7..8 T.4.Q.4 5.K.9.K", cards_per_hand=None), dtype=np.int64)
+    assert _escapes(hands, 2, 0)
+    assert _never_wins_alone(hands, 0, _SCRATCH, False) < 0
+    assert _never_wins_alone(hands, 0, _SCRATCH, True) >= 0
+
+
 def test_one_suit_game_proofs_match_brute_force(compiled_kernels):
     """Where only the one-suit game (``kernel.dd.suit_game``) proves a misère declarer safe, not on lead or
     exiting on lead, the brute force agrees, also in positions the table takes for the same. Random

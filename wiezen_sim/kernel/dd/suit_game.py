@@ -24,7 +24,11 @@ of at most ``R_X``, X's raced budget (:func:`~.misere._guarded_suit`: per other 
 declarer's cards of it less X's; a card X discards to be void sooner is itself discarded in
 a trick that counts), and any other discard of X's comes in a trick in which the declarer
 discards too: X's first budget, ``min(R_X, P_X)``, is for discards alone, the second, ``P_X``,
-for all of them. Otherwise both budgets are ``P_X`` (every discard of X's may come alone).
+for all of them. And X's first discard comes only after ``H_X`` discards of the declarer's,
+X's head start (:func:`head_start`: in the tricks led in the suit X first discards in, the
+declarer is void before X is), made in earlier tricks: X may discard in a trick of the
+declarer's discard only when the declarer's discards before it number ``H_X``. Otherwise both
+budgets are ``P_X`` (every discard of X's may come alone) and there is no head start.
 
 The declarer is *safe* in ``s`` when the others cannot make it win a trick in this game. A
 declarer safe in every suit it holds (or, suit by suit, safe by :func:`~.misere._never_wins`'s
@@ -37,7 +41,9 @@ The game is searched to the end with a table of positions (:func:`.layout.suit_g
 a direct-mapped cache in the solver's scratch array, one word an entry, kept across
 questions: a position's answer depends on nothing else). A position is the suit's cards in
 rank order, 2 bits each for the owner relative to the declarer (0 the declarer, 1 the seat
-after it, ...), with the others' budgets (each capped at the seat's cards).
+after it, ...), with the others' budgets (each capped at the seat's cards) and head starts (0
+for a seat that has no discard left before the declarer is void in the suit); the entry holds
+the position's key in 63 bits and the answer in the sign bit.
 """
 
 from __future__ import annotations
@@ -49,7 +55,9 @@ from wiezen_sim.kernel.bits import LANE, highest_index, lowest_index, popcount
 from wiezen_sim.kernel.dd.layout import SUIT_GAME_ENTRIES, suit_game_view
 
 _I64 = types.int64
-_TRAP_SIG = types.boolean(_I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64)  # own .. best_seat, scratch_at
+_TRAP_SIG = types.boolean(_I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64)  # own .. best_seat, scratch_at
+_KEY = (1 << 63) - 1  # a cache entry: the position's key (63 bits), the answer in the sign bit
+_ANSWER = -(1 << 63)
 _HASH = -7046029254386353131  # 0x9E3779B97F4A7C15 as an int64 (Fibonacci hashing)
 
 
@@ -82,16 +90,27 @@ def _top(own, n):
     return top
 
 
+@njit(cache=True, inline="always")
+def _declarer_discarded(heads):
+    """The head starts after one more discard of the declarer's (each one less, none below 0)."""
+    for p in (1, 2, 3):
+        if (heads >> (4 * p - 4)) & 15:
+            heads -= 1 << (4 * p - 4)
+    return heads
+
+
 @njit(_TRAP_SIG, cache=True)
-def _trap(own, n, budgets, leader, pos, best_pos, best_seat, scratch_at):
+def _trap(own, n, budgets, heads, leader, pos, best_pos, best_seat, scratch_at):
     """Can the others make the declarer win a trick of the one-suit game (module docstring)?
 
     ``own``: the ``n`` cards left, 2 bits each from the lowest (owner relative to the declarer);
     ``budgets``: 8 bits per other seat p (from bit ``8 * p - 8``), its discards of the suit still allowed in
-    tricks the declarer follows in (4 bits), then in all (4 bits). Between tricks ``leader`` is -1; in a
-    trick led in the suit, ``leader`` led it, ``pos`` cards were played, the highest of them by
-    ``best_seat``, with ``best_pos`` of the cards left below it; ``leader`` -1 - p (p = 1, 2, 3): in a
-    trick led in another suit the declarer discarded, and seat p, then the ones after it, may discard.
+    tricks the declarer follows in (4 bits), then in all (4 bits); ``heads``: 4 bits per other seat p (from
+    bit ``4 * p - 4``), the discards the declarer still makes before p's first (:func:`head_start`; 0 when
+    the declarer's discards are not given to the suit). Between tricks ``leader`` is -1; in a trick led in
+    the suit, ``leader`` led it, ``pos`` cards were played, the highest of them by ``best_seat``, with
+    ``best_pos`` of the cards left below it; ``leader`` -1 - p (p = 1, 2, 3): in a trick led in another suit
+    the declarer discarded, and seat p, then the ones after it, may discard.
     """
     # typed (not literal) constants for the recursive calls (as in .search: a literal argument would make
     # numba type another copy of this function)
@@ -103,32 +122,35 @@ def _trap(own, n, budgets, leader, pos, best_pos, best_seat, scratch_at):
     if leader < -1:  # a trick in which the declarer discarded: seat -1 - leader may discard too (its second budget)
         p = -1 - leader
         nxt = np.int64(leader - 1) if p < 3 else between
+        after = heads if p < 3 else _declarer_discarded(heads)  # this trick's discard counts from the next on
         if not held & 1:
             return False
-        if _trap(own, n, budgets, nxt, zero, zero, zero, scratch_at):
+        if _trap(own, n, budgets, after, nxt, zero, zero, zero, scratch_at):
             return True
         alone = (budgets >> (8 * p - 8)) & 15
         total = (budgets >> (8 * p - 4)) & 15
-        if alone < total:  # (else a discard in a trick the declarer follows in, before this one, is the same)
+        # (alone == total: a discard in a trick the declarer follows in, before this one, is the same)
+        if alone < total and (heads >> (4 * p - 4)) & 15 == 0:
             for i in range(n):
                 if not _run_start(own, i, p):
                     continue
-                if _trap(_take(own, i), n - 1, budgets - (16 << (8 * p - 8)), nxt, zero, zero, zero, scratch_at):
+                left = budgets - (16 << (8 * p - 8))
+                if _trap(_take(own, i), n - 1, left, after, nxt, zero, zero, zero, scratch_at):
                     return True
         return False
     if leader >= 0:
         if pos == 4:
-            return best_seat == 0 or _trap(own, n, budgets, between, zero, zero, zero, scratch_at)
+            return best_seat == 0 or _trap(own, n, budgets, heads, between, zero, zero, zero, scratch_at)
         p = (leader + pos) & 3
         if not (held >> p) & 1:  # void: it discards another suit
-            return _trap(own, n, budgets, leader, pos + 1, best_pos, best_seat, scratch_at)
+            return _trap(own, n, budgets, heads, leader, pos + 1, best_pos, best_seat, scratch_at)
         for i in range(n):
             if not _run_start(own, i, p):
                 continue
             if i >= best_pos:  # it takes the lead of the trick
-                r = _trap(_take(own, i), n - 1, budgets, leader, pos + 1, i, p, scratch_at)
+                r = _trap(_take(own, i), n - 1, budgets, heads, leader, pos + 1, i, p, scratch_at)
             else:
-                r = _trap(_take(own, i), n - 1, budgets, leader, pos + 1, best_pos - 1, best_seat, scratch_at)
+                r = _trap(_take(own, i), n - 1, budgets, heads, leader, pos + 1, best_pos - 1, best_seat, scratch_at)
             if r != (p == 0):  # a card the seat wants: the others trap, or the declarer escapes
                 return r
         return p == 0
@@ -142,37 +164,70 @@ def _trap(own, n, budgets, leader, pos, best_pos, best_seat, scratch_at):
     top = _top(own, n)
     if top < lowest_other:
         return False
+    counts = 0  # 4 bits per owner: its cards
+    for i in range(n):
+        counts += 1 << (4 * _owner(own, i))
     capped = 0  # each budget no larger than the seat's cards (nor the first than the second)
+    waits = 0  # the head starts, 0 for a seat with no discard left before the declarer is void
     for p in (1, 2, 3):
-        count = 0
-        for i in range(n):
-            count += _owner(own, i) == p
-        total = min((budgets >> (8 * p - 4)) & 15, count)
+        total = min((budgets >> (8 * p - 4)) & 15, (counts >> (4 * p)) & 15)
+        wait = (heads >> (4 * p - 4)) & 15
+        if wait >= counts & 15:  # the declarer is void in the suit before p's first discard
+            total = 0
+        if total:
+            waits |= wait << (4 * p - 4)
         capped |= (min((budgets >> (8 * p - 8)) & 15, total) | total << 4) << (8 * p - 8)
-    key = own | n << 26 | capped << 30
+    # the key: the cards (a 1 above the last: n need not be stored), the budgets, the head starts (63 bits);
+    # the answer in the sign bit
+    key = own | 1 << (2 * n) | capped << 27 | waits << 51
     cache = suit_game_view(scratch_at)
     slot = ((key * _HASH) >> 40) & (SUIT_GAME_ENTRIES - 1)
-    if cache[slot] >> 1 == key:
-        return cache[slot] & 1 == 1
+    if cache[slot] & _KEY == key:
+        return cache[slot] < 0
     result = False
     for lead in (1, 2, 3):
-        if (held >> lead) & 1 and _trap(own, n, capped, lead, zero, zero, lead, scratch_at):
+        if (held >> lead) & 1 and _trap(own, n, capped, waits, lead, zero, zero, lead, scratch_at):
             result = True
             break
     # a discard of the suit by another seat in a trick the declarer follows in (its first budget)
     for p in (1, 2, 3):
-        if result or (capped >> (8 * p - 8)) & 15 == 0:
+        if result or (capped >> (8 * p - 8)) & 15 == 0 or (waits >> (4 * p - 4)) & 15:
             continue
         for i in range(n):
             if not _run_start(own, i, p):
                 continue
-            if _trap(_take(own, i), n - 1, capped - (17 << (8 * p - 8)), between, zero, zero, zero, scratch_at):
+            if _trap(_take(own, i), n - 1, capped - (17 << (8 * p - 8)), waits, between, zero, zero, zero, scratch_at):
                 result = True
                 break
     if not result:  # a trick in which the declarer discards its highest card (and the others may: _trap's -1 - p)
-        result = _trap(_take(own, top), n - 1, capped, np.int64(-2), zero, zero, zero, scratch_at)
-    cache[slot] = key << 1 | result
+        result = _trap(_take(own, top), n - 1, capped, waits, np.int64(-2), zero, zero, zero, scratch_at)
+    cache[slot] = key | _ANSWER if result else key
     return result
+
+
+@njit(cache=True, inline="always")
+def head_start(hands, seat, s, x):
+    """The discards ``seat`` (a misère declarer that never leads) surely makes before another seat ``x``'s first
+    discard, when it discards only in suit ``s`` while it holds it (0..13; 13 when ``x`` never discards).
+
+    ``x``'s first discard comes in a trick led in a suit u (not ``s``: ``x`` then holds ``s``) in which it is
+    void: after the ``|x_u|`` tricks led in u that took its cards of it (no discard of its own took one), in
+    which ``seat`` was void after its ``|seat_u|``: it discarded in ``max(0, |x_u| - |seat_u|)`` of them. Over
+    the suits u in which ``x`` can be void (:func:`discard_budgets`), the least of these.
+    """
+    least = 13
+    for u in range(4):
+        if u == s:
+            continue
+        longest = 0
+        for q in (1, 2, 3):
+            z = (seat + q) & 3
+            if z != x:
+                longest = max(longest, popcount((hands[z] >> (16 * u)) & LANE))
+        held = popcount((hands[x] >> (16 * u)) & LANE)
+        if longest > held:
+            least = min(least, max(0, held - popcount((hands[seat] >> (16 * u)) & LANE)))
+    return least
 
 
 @njit(cache=True, inline="always")
@@ -253,10 +308,14 @@ def suit_safe(hands, seat, s, in_trick, declarer_discards, scratch_at):
         own |= k << (2 * n)
         n += 1
     budgets = 0  # per other seat 8 bits: its discards alone (in tricks the declarer follows in), and in all
+    heads = 0  # per other seat 4 bits: the declarer's discards before its first (given the suit's discards)
     for k in (1, 2, 3):
         total, alone = discard_budgets(hands, seat, s, (seat + k) & 3, -1)
         total = min(total, 15)
         budgets |= (min(alone, total) if declarer_discards else total) << (8 * k - 8) | total << (8 * k - 4)
+        if declarer_discards:
+            heads |= head_start(hands, seat, s, (seat + k) & 3) << (4 * k - 4)
+    zero = np.int64(0)
     if in_trick:  # the others play to the declarer's exit, which a card of theirs beats (best: seat 1, below all)
-        return not _trap(own, n, budgets, np.int64(0), np.int64(1), np.int64(0), np.int64(1), scratch_at)
-    return not _trap(own, n, budgets, np.int64(-1), np.int64(0), np.int64(0), np.int64(0), scratch_at)
+        return not _trap(own, n, budgets, heads, zero, np.int64(1), zero, np.int64(1), scratch_at)
+    return not _trap(own, n, budgets, heads, np.int64(-1), zero, zero, zero, scratch_at)
