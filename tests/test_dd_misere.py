@@ -178,6 +178,21 @@ def test_a_guard_discards_only_after_its_head_start(compiled_kernels):
     assert _never_wins_alone(hands, 0, _SCRATCH, True) >= 0
 
 
+def test_a_race_counts_the_guards_head_start(compiled_kernels):
+    """``misere._guarded_suit``: North (the declarer, void in diamonds) holds ST H7 C96, West leads. West's
+    SK guards the ten, its HJ the seven (South's H6 lies below it); each suit is safe only raced (North
+    discards it when void in the suit led), and without head starts neither suit left room for the other's
+    discard first. West holds the DK, so it first discards in a second diamond trick, and North, void in
+    diamonds, discards in the first: with that head start the spades' slack is 1, North races hearts, then
+    spades, and the closed forms prove it (the brute force agrees)."""
+    from wiezen_sim.cards import parse_deal
+
+    hands = np.array(parse_deal("N:T.7..96 9..Q86. AQ8.6.. K.J.K.J", cards_per_hand=None), dtype=np.int64)
+    assert _escapes(hands, 3, 0)
+    assert [_guarded(hands, 0, s) for s in (0, 1)] == [1, 0]
+    assert _never_wins_alone(hands, 0, _SCRATCH, False) >= 0
+
+
 def test_one_suit_game_proofs_match_brute_force(compiled_kernels):
     """Where only the one-suit game (``kernel.dd.suit_game``) proves a misère declarer safe, not on lead or
     exiting on lead, the brute force agrees, also in positions the table takes for the same. Random

@@ -17,7 +17,7 @@ from __future__ import annotations
 from numba import njit
 
 from wiezen_sim.kernel.bits import LANE, highest_index, lowest_index, popcount
-from wiezen_sim.kernel.dd.suit_game import _trapped, discard_budgets, suit_safe
+from wiezen_sim.kernel.dd.suit_game import _trapped, discard_budgets, head_start, suit_safe
 
 PLAIN = 16  # _guarded_suit: the suit is safe without a race
 
@@ -110,7 +110,12 @@ def _guarded_suit(hands, seat, s, exit_suit, top):
     seat, void in the suit led, discards the highest card of the first raced suit it still
     holds): a suit raced after others whose cards the seat held number k may see X discard
     in k more tricks the seat is void in, so X then needs k more; the slack returned is the
-    largest k every card's guard (in the variant below that needs least) allows.
+    largest k every card's guard (in the variant below that needs least) allows. A guard's
+    first discard comes only after its head start of discards of the seat's
+    (:func:`.suit_game.head_start`; not with an exit, a trick the seat leads), so where the
+    seat's lowest cards or its right-hand neighbour's guard (below) last every trick racing
+    alone, X holds at least its cards minus the raced budget minus ``max(0, k + discards of
+    s - head start)`` minus the tricks led in ``s`` before: the slack grows by the head start.
     The suit is safe when every d_j (j up to ``rounds``) has a guard that lasts the
     j-th trick. It is safe too when the seat's cards in ``top`` (above its lowest ones that
     meet the ducks condition), e_1 < ... < e_h, each have a guard (its cards of ``s`` all above e_i) that
@@ -158,6 +163,7 @@ def _guarded_suit(hands, seat, s, exit_suit, top):
     # where an allocation cost as much as the rest)
     lasts = 0
     lasts_raced = 0
+    heads = 0  # per seat 4 bits: its head start (.suit_game.head_start; none with an exit)
     for k in (1, 2, 3):
         x = (seat + k) & 3
         lane_x = (hands[x] >> (16 * s)) & LANE
@@ -169,6 +175,8 @@ def _guarded_suit(hands, seat, s, exit_suit, top):
         spent = 1 if exit_suit == s or (exit_suit >= 0 and (hands[x] >> (16 * exit_suit)) & LANE == 0) else 0
         lasts |= max(popcount(lane_x) - budget - spent, 0) << (4 * x)
         lasts_raced |= max(popcount(lane_x) - budget_raced - spent, 0) << (4 * x)
+        if exit_suit < 0:
+            heads |= head_start(hands, seat, s, x) << (4 * x)
     # the seat's right-hand neighbour plays before it to every trick: the ducks condition against its cards alone, over
     # the seat's length (a neighbour that lasts holds that many)
     rho = (seat + 3) & 3
@@ -179,13 +187,15 @@ def _guarded_suit(hands, seat, s, exit_suit, top):
         slack = -1
     elif rho_plain:
         return PLAIN
+    else:
+        slack += (heads >> (4 * rho)) & 15
     # the top h cards, the highest first: the i-th lowest of them needs a guard above it that lasts h + 1 - i tricks
     first = True
     first_slack = 15
     g = top
     i = 1
     while g and (first or first_slack >= 0):
-        covered, margin = _guard_lasts(hands, seat, s, lowest_index(g), lasts, h + 1 - i, lasts_raced, h + 1 - i)
+        covered, margin = _guard_lasts(hands, seat, s, lowest_index(g), lasts, h + 1 - i, lasts_raced, h + 1 - i, 0)
         first &= covered
         first_slack = min(first_slack, margin)
         g &= g - 1
@@ -199,20 +209,20 @@ def _guarded_suit(hands, seat, s, exit_suit, top):
     g = mine
     j = 1
     while g and j <= rounds and (plain or low_slack >= 0):
-        guarded, margin = _guard_lasts(hands, seat, s, lowest_index(g), lasts, j, lasts_raced, n)
+        guarded, margin = _guard_lasts(hands, seat, s, lowest_index(g), lasts, j, lasts_raced, n, heads)
         plain &= guarded
         low_slack = min(low_slack, margin)
         g &= g - 1
         j += 1
-    return PLAIN if plain else max(slack, low_slack)
+    return PLAIN if plain else min(max(slack, low_slack), 12)
 
 
 @njit(cache=True, inline="always")
-def _guard_lasts(hands, seat, s, card, lasts, need, lasts_raced, need_raced):
+def _guard_lasts(hands, seat, s, card, lasts, need, lasts_raced, need_raced, heads):
     """``(plain, margin)``: does another seat hold cards of ``s`` only above ``card`` (a guard of it) and surely
     hold the suit for ``need`` tricks led in it (its count in ``lasts``, 4 bits per seat); and the most by which
-    a guard's raced count (in ``lasts_raced``) exceeds ``need_raced`` (-1: none reaches it). See
-    :func:`_guarded_suit`."""
+    a guard's raced count (in ``lasts_raced``) exceeds ``need_raced``, plus its head start (in ``heads``, 4 bits
+    per seat) when it does (-1: none reaches it). See :func:`_guarded_suit`."""
     plain = False
     margin = -1
     for k in (1, 2, 3):
@@ -220,7 +230,8 @@ def _guard_lasts(hands, seat, s, card, lasts, need, lasts_raced, need_raced):
         lane_x = (hands[x] >> (16 * s)) & LANE
         if lane_x and lowest_index(lane_x) > card:
             plain |= (lasts >> (4 * x)) & 15 >= need
-            margin = max(margin, ((lasts_raced >> (4 * x)) & 15) - need_raced)
+            over = ((lasts_raced >> (4 * x)) & 15) - need_raced
+            margin = max(margin, over + ((heads >> (4 * x)) & 15) if over >= 0 else over)
     return plain, margin
 
 
