@@ -164,7 +164,8 @@ def test_the_one_suit_game_proves_what_the_closed_forms_do_not(compiled_kernels)
 
 
 def test_a_guard_discards_only_after_its_head_start(compiled_kernels):
-    """``suit_game.head_start``: North (the declarer, void in spades and hearts) holds D65 CQ7, South leads.
+    """The head start of ``suit_game.discard_budgets``: North (the declarer, void in spades and hearts) holds
+    D65 CQ7, South leads.
     The seven fails the closed forms (South's C4 lies below it): it is trapped once East's eight and West's
     king are gone. East can discard its eight in a diamond trick, but West's first discard comes in a
     second spade trick, and North, void in spades, discarded in the first (West followed): its queen, so in

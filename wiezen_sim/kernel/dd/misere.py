@@ -17,7 +17,7 @@ from __future__ import annotations
 from numba import njit
 
 from wiezen_sim.kernel.bits import LANE, highest_index, lowest_index, popcount
-from wiezen_sim.kernel.dd.suit_game import _trapped, discard_budgets, head_start, suit_safe
+from wiezen_sim.kernel.dd.suit_game import _trapped, discard_budgets, suit_safe
 
 PLAIN = 16  # _guarded_suit: the suit is safe without a race
 
@@ -112,7 +112,7 @@ def _guarded_suit(hands, seat, s, exit_suit, top):
     in k more tricks the seat is void in, so X then needs k more; the slack returned is the
     largest k every card's guard (in the variant below that needs least) allows. A guard's
     first discard comes only after its head start of discards of the seat's
-    (:func:`.suit_game.head_start`; not with an exit, a trick the seat leads), so where the
+    (:func:`.suit_game.discard_budgets`; not with an exit, a trick the seat leads), so where the
     seat's lowest cards or its right-hand neighbour's guard (below) last every trick racing
     alone, X holds at least its cards minus the raced budget minus ``max(0, k + discards of
     s - head start)`` minus the tricks led in ``s`` before: the slack grows by the head start.
@@ -163,7 +163,7 @@ def _guarded_suit(hands, seat, s, exit_suit, top):
     # where an allocation cost as much as the rest)
     lasts = 0
     lasts_raced = 0
-    heads = 0  # per seat 4 bits: its head start (.suit_game.head_start; none with an exit)
+    heads = 0  # per seat 4 bits: its head start (.suit_game.discard_budgets; none with an exit)
     for k in (1, 2, 3):
         x = (seat + k) & 3
         lane_x = (hands[x] >> (16 * s)) & LANE
@@ -171,12 +171,12 @@ def _guarded_suit(hands, seat, s, exit_suit, top):
             continue
         # raced: X void while the seat follows, only after X's last card of u and up to the seat's (the exit trick
         # takes one card of u from X, none from the seat: see the docstring)
-        budget, budget_raced = discard_budgets(hands, seat, s, x, exit_suit)
+        budget, budget_raced, head = discard_budgets(hands, seat, s, x, exit_suit)
         spent = 1 if exit_suit == s or (exit_suit >= 0 and (hands[x] >> (16 * exit_suit)) & LANE == 0) else 0
         lasts |= max(popcount(lane_x) - budget - spent, 0) << (4 * x)
         lasts_raced |= max(popcount(lane_x) - budget_raced - spent, 0) << (4 * x)
         if exit_suit < 0:
-            heads |= head_start(hands, seat, s, x) << (4 * x)
+            heads |= head << (4 * x)
     # the seat's right-hand neighbour plays before it to every trick: the ducks condition against its cards alone, over
     # the seat's length (a neighbour that lasts holds that many)
     rho = (seat + 3) & 3

@@ -25,7 +25,7 @@ declarer's cards of it less X's; a card X discards to be void sooner is itself d
 a trick that counts), and any other discard of X's comes in a trick in which the declarer
 discards too: X's first budget, ``min(R_X, P_X)``, is for discards alone, the second, ``P_X``,
 for all of them. And X's first discard comes only after ``H_X`` discards of the declarer's,
-X's head start (:func:`head_start`: in the tricks led in the suit X first discards in, the
+X's head start (:func:`discard_budgets`: in the tricks led in the suit X first discards in, the
 declarer is void before X is), made in earlier tricks: X may discard in a trick of the
 declarer's discard only when the declarer's discards before it number ``H_X``. Otherwise both
 budgets are ``P_X`` (every discard of X's may come alone) and there is no head start.
@@ -106,7 +106,7 @@ def _trap(own, n, budgets, heads, leader, pos, best_pos, best_seat, scratch_at):
     ``own``: the ``n`` cards left, 2 bits each from the lowest (owner relative to the declarer);
     ``budgets``: 8 bits per other seat p (from bit ``8 * p - 8``), its discards of the suit still allowed in
     tricks the declarer follows in (4 bits), then in all (4 bits); ``heads``: 4 bits per other seat p (from
-    bit ``4 * p - 4``), the discards the declarer still makes before p's first (:func:`head_start`; 0 when
+    bit ``4 * p - 4``), the discards the declarer still makes before p's first (:func:`discard_budgets`; 0 when
     the declarer's discards are not given to the suit). Between tricks ``leader`` is -1; in a trick led in
     the suit, ``leader`` led it, ``pos`` cards were played, the highest of them by ``best_seat``, with
     ``best_pos`` of the cards left below it; ``leader`` -1 - p (p = 1, 2, 3): in a trick led in another suit
@@ -206,39 +206,21 @@ def _trap(own, n, budgets, heads, leader, pos, best_pos, best_seat, scratch_at):
 
 
 @njit(cache=True, inline="always")
-def head_start(hands, seat, s, x):
-    """The discards ``seat`` (a misère declarer that never leads) surely makes before another seat ``x``'s first
-    discard, when it discards only in suit ``s`` while it holds it (0..13; 13 when ``x`` never discards).
-
-    ``x``'s first discard comes in a trick led in a suit u (not ``s``: ``x`` then holds ``s``) in which it is
-    void: after the ``|x_u|`` tricks led in u that took its cards of it (no discard of its own took one), in
-    which ``seat`` was void after its ``|seat_u|``: it discarded in ``max(0, |x_u| - |seat_u|)`` of them. Over
-    the suits u in which ``x`` can be void (:func:`discard_budgets`), the least of these.
-    """
-    least = 13
-    for u in range(4):
-        if u == s:
-            continue
-        longest = 0
-        for q in (1, 2, 3):
-            z = (seat + q) & 3
-            if z != x:
-                longest = max(longest, popcount((hands[z] >> (16 * u)) & LANE))
-        held = popcount((hands[x] >> (16 * u)) & LANE)
-        if longest > held:
-            least = min(least, max(0, held - popcount((hands[seat] >> (16 * u)) & LANE)))
-    return least
-
-
-@njit(cache=True, inline="always")
 def discard_budgets(hands, seat, s, x, exit_suit):
-    """``(plain, raced)``: the budgets of another seat ``x``'s discards while ``seat`` (a misère declarer) never
-    leads, outside suit ``s`` (:func:`~.misere._guarded_suit` gives the argument): plain, the tricks led in another
-    suit in which ``x`` can be void (per suit the longest holding of the two others less ``x``'s); raced, those in
-    which ``seat`` still follows (per suit also at most ``seat``'s cards less ``x``'s; with ``exit_suit`` >= 0
-    ``x``'s cards of it count one less, the exit trick taking one)."""
+    """``(plain, raced, head)``: the budgets of another seat ``x``'s discards while ``seat`` (a misère declarer)
+    never leads, outside suit ``s`` (:func:`~.misere._guarded_suit` gives the argument): plain, the tricks led in
+    another suit in which ``x`` can be void (per suit the longest holding of the two others less ``x``'s); raced,
+    those in which ``seat`` still follows (per suit also at most ``seat``'s cards less ``x``'s; with ``exit_suit``
+    >= 0 ``x``'s cards of it count one less, the exit trick taking one); and ``x``'s head start, the discards
+    ``seat`` surely makes before ``x``'s first (0..13; 13 when ``x`` never discards; not for an exit).
+
+    The head start: ``x``'s first discard comes in a trick led in a suit u (not ``s``: ``x`` then holds ``s``) in
+    which it is void: after the ``|x_u|`` tricks led in u that took its cards of it (no discard of its own took
+    one), in which ``seat`` was void after its ``|seat_u|``: it discarded in ``max(0, |x_u| - |seat_u|)`` of them.
+    Over the suits u in which ``x`` can be void, the least of these."""
     plain = 0
     raced = 0
+    head = 13
     for u in range(4):
         if u == s:
             continue
@@ -248,12 +230,15 @@ def discard_budgets(hands, seat, s, x, exit_suit):
             if z != x:
                 longest = max(longest, popcount((hands[z] >> (16 * u)) & LANE))
         held = popcount((hands[x] >> (16 * u)) & LANE)
+        mine = popcount((hands[seat] >> (16 * u)) & LANE)
         void_tricks = max(0, longest - held)
         plain += void_tricks
+        if void_tricks:
+            head = min(head, max(0, held - mine))
         if u == exit_suit and held:
             held -= 1
-        raced += min(void_tricks, max(0, popcount((hands[seat] >> (16 * u)) & LANE) - held))
-    return plain, raced
+        raced += min(void_tricks, max(0, mine - held))
+    return plain, raced, head
 
 
 @njit(cache=True, inline="always")
@@ -310,11 +295,11 @@ def suit_safe(hands, seat, s, in_trick, declarer_discards, scratch_at):
     budgets = 0  # per other seat 8 bits: its discards alone (in tricks the declarer follows in), and in all
     heads = 0  # per other seat 4 bits: the declarer's discards before its first (given the suit's discards)
     for k in (1, 2, 3):
-        total, alone = discard_budgets(hands, seat, s, (seat + k) & 3, -1)
+        total, alone, head = discard_budgets(hands, seat, s, (seat + k) & 3, -1)
         total = min(total, 15)
         budgets |= (min(alone, total) if declarer_discards else total) << (8 * k - 8) | total << (8 * k - 4)
         if declarer_discards:
-            heads |= head_start(hands, seat, s, (seat + k) & 3) << (4 * k - 4)
+            heads |= head << (4 * k - 4)
     zero = np.int64(0)
     if in_trick:  # the others play to the declarer's exit, which a card of theirs beats (best: seat 1, below all)
         return not _trap(own, n, budgets, heads, zero, np.int64(1), zero, np.int64(1), scratch_at)
