@@ -188,8 +188,9 @@ def _parse_pbn_hand(text: str) -> int:
     return mask
 
 
-def _parse_token(token: str, mask: int) -> int:
-    """Add the cards of one whitespace-separated token of a hand string."""
+def _parse_token(token: str, mask: int) -> tuple[int, int]:
+    """Add the cards of one whitespace-separated token of a hand string: ``(mask, suit)``, the suit of a
+    holding (``S:AKQ``, ``♠AKQ``), -1 for a single card."""
     if ":" in token:
         suit_part, _, ranks = token.partition(":")
         suit = _suit_index(suit_part, token)
@@ -199,10 +200,10 @@ def _parse_token(token: str, mask: int) -> int:
         if ranks == "":
             raise ValueError(f"no ranks after the suit in {token!r}")
     else:
-        return _add(mask, parse_card(token))
+        return _add(mask, parse_card(token)), -1
     for rank in _split_ranks(ranks, token):
         mask = _add(mask, card_bit(suit, rank), token)
-    return mask
+    return mask, suit
 
 
 def parse_hand(text: str, size: int | None = None) -> int:
@@ -218,7 +219,7 @@ def parse_hand(text: str, size: int | None = None) -> int:
         The hand as an ``int`` mask (fits a signed int64).
 
     Raises:
-        ValueError: unknown rank or suit, a duplicated card, or a wrong card count;
+        ValueError: unknown rank or suit, a duplicated card or suit, or a wrong card count;
             the message names the token.
     """
     stripped = text.strip()
@@ -228,8 +229,13 @@ def parse_hand(text: str, size: int | None = None) -> int:
         mask = _parse_pbn_hand(stripped)
     else:
         mask = 0
+        held: set[int] = set()  # the suits given as holdings: each once (``D:K3 … D:-`` is a slip, not a void)
         for token in _HOLDING_START.sub(" ", stripped.replace(",", " ")).split():
-            mask = _parse_token(token, mask)
+            mask, suit = _parse_token(token, mask)
+            if suit in held:
+                raise ValueError(f"suit {SUITS[suit]} given twice in {text!r}: give each suit's cards once")
+            if suit >= 0:
+                held.add(suit)
     if size is not None and card_count(mask) != size:
         raise ValueError(f"hand {text!r} has {card_count(mask)} cards, expected {size}")
     return mask
