@@ -76,13 +76,13 @@ def comma_entries(text: str) -> list[str]:
     return parts
 
 
-_LONG_QUOTE = re.compile(r"'([^'\n]{60})[^'\n]+'")  # an input quoted back longer than 60 characters
-_LONG_WORD = re.compile(r"([^\s']{60})[^\s']+?(?=[:;,.]?(?:\s|$))")  # or unquoted (a path), without a space
+_LONG_QUOTE = re.compile(r"'([^'\n]{200})[^'\n]+'")  # an input quoted back longer than 200 characters
+_LONG_WORD = re.compile(r"([^\s']{200})[^\s']{100,}?(?=[:;,.]?(?:\s|$))")  # or unquoted (a path), over 300
 
 
 def one_line(message: str) -> str:
-    """A refusal as printed: on one line, and an input it quotes back cut to its first 60 characters
-    (a 100 kB argument or path is not echoed whole)."""
+    """A refusal as printed: on one line, and an input it quotes back cut to its first 200 characters (any
+    path a user types is shorter; a 100 kB argument or path is not echoed whole)."""
     return _LONG_WORD.sub(r"\1…", _LONG_QUOTE.sub(r"'\1…'", " ".join(message.split("\n"))))
 
 
