@@ -274,10 +274,9 @@ def suit_safe(hands, seat, s, in_trick, declarer_discards, scratch_at):
     tricks the declarer follows in are at most its raced budget (:func:`~.misere._guarded_suit`), the
     others come with a discard of the declarer's. ``scratch_at``: the address of the solver's scratch
     array (:mod:`.layout`), whose suit-game cache it uses. Decides: every card of ``s`` (with the hands'
-    lengths, which give the budgets).
+    lengths, which give the budgets). The caller has already refused a suit :func:`_trapped` shows unsafe
+    (:func:`~.misere._never_wins`, the one caller, does so before it asks).
     """
-    if not in_trick and _trapped(hands, seat, s):
-        return False
     lanes = 0  # the four lanes of s, relative to the seat, 16 bits each
     for k in range(4):
         lanes |= ((hands[(seat + k) & 3] >> (16 * s)) & LANE) << (16 * k)
