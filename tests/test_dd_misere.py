@@ -179,6 +179,22 @@ def test_a_guard_discards_only_after_its_head_start(compiled_kernels):
     assert _never_wins_alone(hands, 0, _SCRATCH, True) >= 0
 
 
+def test_a_discard_alone_shortens_the_head_start_beside_the_declarer(compiled_kernels):
+    """``suit_game.discard_budgets``' head start with the declarer: North (the declarer, void in spades) holds
+    H76 D53 C3, East leads. Its hearts fail the closed forms (West's H4 lies below the six). In session 58's game
+    East throws its HA in a club trick (North follows: East's one discard alone), its HQ beside North's first
+    discard (the seven), South its HT, and West's four leads to North's six. But East holds the S6: its first
+    discard beside one of North's comes in a spade trick after the six is gone, that is after the first spade
+    trick, in which North, void in spades, discarded; or earlier only if East threw the six in its one trick
+    alone, and then not its ace there too. With that head start the game proves it; the brute force agrees."""
+    from wiezen_sim.cards import parse_deal
+
+    hands = np.array(parse_deal("N:.76.53.3 6.AQ.74. T85.T..A K.4.AK.6", cards_per_hand=None), dtype=np.int64)
+    assert _escapes(hands, 1, 0)
+    assert _never_wins_alone(hands, 0, _SCRATCH, False) < 0
+    assert _never_wins_alone(hands, 0, _SCRATCH, True) >= 0
+
+
 def test_a_race_counts_the_guards_head_start(compiled_kernels):
     """``misere._guarded_suit``: North (the declarer, void in diamonds) holds ST H7 C96, West leads. West's
     SK guards the ten, its HJ the seven (South's H6 lies below it); each suit is safe only raced (North

@@ -171,7 +171,7 @@ def _guarded_suit(hands, seat, s, exit_suit, top):
             continue
         # raced: X void while the seat follows, only after X's last card of u and up to the seat's (the exit trick
         # takes one card of u from X, none from the seat: see the docstring)
-        budget, budget_raced, head = discard_budgets(hands, seat, s, x, exit_suit)
+        budget, budget_raced, head, _ = discard_budgets(hands, seat, s, x, exit_suit)
         spent = 1 if exit_suit == s or (exit_suit >= 0 and (hands[x] >> (16 * exit_suit)) & LANE == 0) else 0
         lasts |= max(popcount(lane_x) - budget - spent, 0) << (4 * x)
         lasts_raced |= max(popcount(lane_x) - budget_raced - spent, 0) << (4 * x)

@@ -24,11 +24,13 @@ of at most ``R_X``, X's raced budget (:func:`~.misere._guarded_suit`: per other 
 declarer's cards of it less X's; a card X discards to be void sooner is itself discarded in
 a trick that counts), and any other discard of X's comes in a trick in which the declarer
 discards too: X's first budget, ``min(R_X, P_X)``, is for discards alone, the second, ``P_X``,
-for all of them. And X's first discard comes only after ``H_X`` discards of the declarer's,
-X's head start (:func:`discard_budgets`: in the tricks led in the suit X first discards in, the
-declarer is void before X is), made in earlier tricks: X may discard in a trick of the
-declarer's discard only when the declarer's discards before it number ``H_X``. Otherwise both
-budgets are ``P_X`` (every discard of X's may come alone) and there is no head start.
+for all of them. And X's first discard in a trick of the declarer's discard comes only after
+``W_X - a`` discards of the declarer's, made in earlier tricks, where ``a`` is the number of
+X's discards alone before it that went to the suit led there rather than to ``s``: ``W_X`` is
+X's head start with the declarer (:func:`discard_budgets`: in the tricks led in that suit
+the declarer is void before X is). So X's first such discard spends ``a`` (as many as the
+declarer's discards still missing) of its first budget. Otherwise both budgets are ``P_X``
+(every discard of X's may come alone) and there is no head start.
 
 The declarer is *safe* in ``s`` when the others cannot make it win a trick in this game. A
 declarer safe in every suit it holds (or, suit by suit, safe by :func:`~.misere._never_wins`'s
@@ -106,8 +108,9 @@ def _trap(own, n, budgets, heads, leader, pos, best_pos, best_seat, scratch_at):
     ``own``: the ``n`` cards left, 2 bits each from the lowest (owner relative to the declarer);
     ``budgets``: 8 bits per other seat p (from bit ``8 * p - 8``), its discards of the suit still allowed in
     tricks the declarer follows in (4 bits), then in all (4 bits); ``heads``: 4 bits per other seat p (from
-    bit ``4 * p - 4``), the discards the declarer still makes before p's first (:func:`discard_budgets`; 0 when
-    the declarer's discards are not given to the suit). Between tricks ``leader`` is -1; in a trick led in
+    bit ``4 * p - 4``), the discards the declarer still makes before p's first beside one of its own, less p's
+    discards alone spent on the suit led (:func:`discard_budgets`; 0 when the declarer's discards are not given
+    to the suit, or p made such a discard). Between tricks ``leader`` is -1; in a trick led in
     the suit, ``leader`` led it, ``pos`` cards were played, the highest of them by ``best_seat``, with
     ``best_pos`` of the cards left below it; ``leader`` -1 - p (p = 1, 2, 3): in a trick led in another suit
     the declarer discarded, and seat p, then the ones after it, may discard.
@@ -129,12 +132,16 @@ def _trap(own, n, budgets, heads, leader, pos, best_pos, best_seat, scratch_at):
             return True
         alone = (budgets >> (8 * p - 8)) & 15
         total = (budgets >> (8 * p - 4)) & 15
-        # (alone == total: a discard in a trick the declarer follows in, before this one, is the same)
-        if alone < total and (heads >> (4 * p - 4)) & 15 == 0:
+        # (alone == total: a discard in a trick the declarer follows in, before this one, is the same); p's
+        # first such discard spends as many discards alone as its head start has left (they shortened the suit
+        # led, not this one), and it has none after
+        wait = (heads >> (4 * p - 4)) & 15
+        if alone < total and wait <= alone:
+            left = budgets - ((16 + wait) << (8 * p - 8))
+            after &= ~(15 << (4 * p - 4))
             for i in range(n):
                 if not _run_start(own, i, p):
                     continue
-                left = budgets - (16 << (8 * p - 8))
                 if _trap(_take(own, i), n - 1, left, after, nxt, zero, zero, zero, scratch_at):
                     return True
         return False
@@ -168,15 +175,16 @@ def _trap(own, n, budgets, heads, leader, pos, best_pos, best_seat, scratch_at):
     for i in range(n):
         counts += 1 << (4 * _owner(own, i))
     capped = 0  # each budget no larger than the seat's cards (nor the first than the second)
-    waits = 0  # the head starts, 0 for a seat with no discard left before the declarer is void
+    waits = 0  # the head starts, 0 for a seat with no discard beside the declarer's left
     for p in (1, 2, 3):
         total = min((budgets >> (8 * p - 4)) & 15, (counts >> (4 * p)) & 15)
+        alone = min((budgets >> (8 * p - 8)) & 15, total)
         wait = (heads >> (4 * p - 4)) & 15
-        if wait >= counts & 15:  # the declarer is void in the suit before p's first discard
-            total = 0
-        if total:
+        if wait - alone >= counts & 15:  # the declarer is void in the suit before p's first discard beside it
+            total = alone
+        if total > alone:
             waits |= wait << (4 * p - 4)
-        capped |= (min((budgets >> (8 * p - 8)) & 15, total) | total << 4) << (8 * p - 8)
+        capped |= (alone | total << 4) << (8 * p - 8)
     # the key: the cards (a 1 above the last: n need not be stored), the budgets, the head starts (63 bits);
     # the answer in the sign bit
     key = own | 1 << (2 * n) | capped << 27 | waits << 51
@@ -184,14 +192,16 @@ def _trap(own, n, budgets, heads, leader, pos, best_pos, best_seat, scratch_at):
     slot = ((key * _HASH) >> 40) & (SUIT_GAME_ENTRIES - 1)
     if cache[slot] & _KEY == key:
         return cache[slot] < 0
+    # with head starts, a position safe without them is safe (they only take moves away from the others); the
+    # game without them is mostly in the cache, and settles most of the positions the others fail in at once
+    if waits and not _trap(own, n, capped, zero, between, zero, zero, zero, scratch_at):
+        cache[slot] = key
+        return False
     result = False
-    for lead in (1, 2, 3):
-        if (held >> lead) & 1 and _trap(own, n, capped, waits, lead, zero, zero, lead, scratch_at):
-            result = True
-            break
-    # a discard of the suit by another seat in a trick the declarer follows in (its first budget)
+    # a discard of the suit by another seat in a trick the declarer follows in (its first budget; tried first:
+    # the others' traps mostly need their discards, and their moves that fail cost a whole proof)
     for p in (1, 2, 3):
-        if result or (capped >> (8 * p - 8)) & 15 == 0 or (waits >> (4 * p - 4)) & 15:
+        if result or (capped >> (8 * p - 8)) & 15 == 0:
             continue
         for i in range(n):
             if not _run_start(own, i, p):
@@ -199,6 +209,9 @@ def _trap(own, n, budgets, heads, leader, pos, best_pos, best_seat, scratch_at):
             if _trap(_take(own, i), n - 1, capped - (17 << (8 * p - 8)), waits, between, zero, zero, zero, scratch_at):
                 result = True
                 break
+    for lead in (1, 2, 3):
+        if not result and (held >> lead) & 1 and _trap(own, n, capped, waits, lead, zero, zero, lead, scratch_at):
+            result = True
     if not result:  # a trick in which the declarer discards its highest card (and the others may: _trap's -1 - p)
         result = _trap(_take(own, top), n - 1, capped, waits, np.int64(-2), zero, zero, zero, scratch_at)
     cache[slot] = key | _ANSWER if result else key
@@ -207,30 +220,30 @@ def _trap(own, n, budgets, heads, leader, pos, best_pos, best_seat, scratch_at):
 
 @njit(cache=True, inline="always")
 def discard_budgets(hands, seat, s, x, exit_suit):
-    """``(plain, raced, head)``: the budgets of another seat ``x``'s discards while ``seat`` (a misère declarer)
-    never leads, outside suit ``s`` (:func:`~.misere._guarded_suit` gives the argument): plain, the tricks led in
-    another suit in which ``x`` can be void (per suit the longest holding of the two others less ``x``'s); raced,
-    those in which ``seat`` still follows (per suit also at most ``seat``'s cards less ``x``'s; with ``exit_suit``
-    >= 0 ``x``'s cards of it count one less, the exit trick taking one); and ``x``'s head start, the discards
-    ``seat`` surely makes before ``x``'s first (0..13; 13 when ``x`` never discards; not for an exit).
+    """``(plain, raced, head, head_with)``: the budgets of another seat ``x``'s discards while ``seat`` (a misère
+    declarer) never leads, outside suit ``s`` (:func:`~.misere._guarded_suit` gives the argument): plain, the
+    tricks led in another suit in which ``x`` can be void (per suit the longest holding of the two others less
+    ``x``'s); raced, those in which ``seat`` still follows (per suit also at most ``seat``'s cards less ``x``'s;
+    with ``exit_suit`` >= 0 ``x``'s cards of it count one less, the exit trick taking one); ``x``'s head start,
+    the discards ``seat`` surely makes before ``x``'s first; and its head start with the declarer, those before
+    ``x``'s first discard in a trick ``seat`` discards in too, less one for each discard of ``x``'s in a trick
+    ``seat`` follows in (0..13; 13 when there is none; the head starts are not for an exit).
 
     The head start: ``x``'s first discard comes in a trick led in a suit u (not ``s``: ``x`` then holds ``s``) in
     which it is void: after the ``|x_u|`` tricks led in u that took its cards of it (no discard of its own took
     one), in which ``seat`` was void after its ``|seat_u|``: it discarded in ``max(0, |x_u| - |seat_u|)`` of them.
-    Over the suits u in which ``x`` can be void, the least of these."""
+    Over the suits u in which ``x`` can be void, the least of these. With the declarer: the trick is led in a suit
+    u in which both are void, so ``seat`` is void in it before the longest of the two others is; ``x``'s cards of
+    u went in the tricks led in u and in its discards before, all in tricks ``seat`` followed in (this is its
+    first discard beside one of ``seat``'s), at most ``raced`` of them: ``max(0, |x_u| - |seat_u|)`` less those,
+    over the suits u in which ``seat`` can be void and ``x`` too after ``raced`` discards, the least."""
     plain = 0
     raced = 0
     head = 13
     for u in range(4):
         if u == s:
             continue
-        longest = 0
-        for q in (1, 2, 3):
-            z = (seat + q) & 3
-            if z != x:
-                longest = max(longest, popcount((hands[z] >> (16 * u)) & LANE))
-        held = popcount((hands[x] >> (16 * u)) & LANE)
-        mine = popcount((hands[seat] >> (16 * u)) & LANE)
+        longest, held, mine = _void_counts(hands, seat, x, u)
         void_tricks = max(0, longest - held)
         plain += void_tricks
         if void_tricks:
@@ -238,7 +251,26 @@ def discard_budgets(hands, seat, s, x, exit_suit):
         if u == exit_suit and held:
             held -= 1
         raced += min(void_tricks, max(0, mine - held))
-    return plain, raced, head
+    head_with = 13
+    for u in range(4):
+        if u == s:
+            continue
+        longest, held, mine = _void_counts(hands, seat, x, u)
+        if longest > mine and longest > held - min(raced, plain):
+            head_with = min(head_with, max(0, held - mine))
+    return plain, raced, head, head_with
+
+
+@njit(cache=True, inline="always")
+def _void_counts(hands, seat, x, u):
+    """``(longest, held, mine)`` in suit ``u``: the longest holding of the two others of the three but ``x``,
+    ``x``'s cards and ``seat``'s."""
+    longest = 0
+    for q in (1, 2, 3):
+        z = (seat + q) & 3
+        if z != x:
+            longest = max(longest, popcount((hands[z] >> (16 * u)) & LANE))
+    return longest, popcount((hands[x] >> (16 * u)) & LANE), popcount((hands[seat] >> (16 * u)) & LANE)
 
 
 @njit(cache=True, inline="always")
@@ -292,13 +324,13 @@ def suit_safe(hands, seat, s, in_trick, declarer_discards, scratch_at):
         own |= k << (2 * n)
         n += 1
     budgets = 0  # per other seat 8 bits: its discards alone (in tricks the declarer follows in), and in all
-    heads = 0  # per other seat 4 bits: the declarer's discards before its first (given the suit's discards)
+    heads = 0  # per other seat 4 bits: the declarer's discards before its first beside one (given the suit's discards)
     for k in (1, 2, 3):
-        total, alone, head = discard_budgets(hands, seat, s, (seat + k) & 3, -1)
+        total, alone, _, head_with = discard_budgets(hands, seat, s, (seat + k) & 3, -1)
         total = min(total, 15)
         budgets |= (min(alone, total) if declarer_discards else total) << (8 * k - 8) | total << (8 * k - 4)
         if declarer_discards:
-            heads |= head << (4 * k - 4)
+            heads |= head_with << (4 * k - 4)
     zero = np.int64(0)
     if in_trick:  # the others play to the declarer's exit, which a card of theirs beats (best: seat 1, below all)
         return not _trap(own, n, budgets, heads, zero, np.int64(1), zero, np.int64(1), scratch_at)
