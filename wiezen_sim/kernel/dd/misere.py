@@ -111,11 +111,15 @@ def _guarded_suit(hands, seat, s, exit_suit, top):
     holds): a suit raced after others whose cards the seat held number k may see X discard
     in k more tricks the seat is void in, so X then needs k more; the slack returned is the
     largest k every card's guard (in the variant below that needs least) allows. A guard's
-    first discard comes only after its head start of discards of the seat's
-    (:func:`.suit_game.discard_budgets`; not with an exit, a trick the seat leads), so where the
-    seat's lowest cards or its right-hand neighbour's guard (below) last every trick racing
-    alone, X holds at least its cards minus the raced budget minus ``max(0, k + discards of
-    s - head start)`` minus the tricks led in ``s`` before: the slack grows by the head start.
+    discard in a trick the seat discards in too comes only after its head start of discards of
+    the seat's, less one for each of its discards alone (in a trick the seat follows in) spent
+    on shortening the suit led there (:func:`.suit_game.discard_budgets`; not with an exit, a
+    trick the seat leads): with a of those, X discards s at most ``raced budget - a`` times
+    alone and ``max(0, k + discards of s - (head start - a))`` times beside the seat, at most
+    ``raced budget + max(0, k + discards of s - head start)`` in all. So where the seat's
+    lowest cards or its right-hand neighbour's guard (below) last every trick racing alone, X
+    holds at least its cards minus that minus the tricks led in ``s`` before: the slack grows
+    by the head start.
     The suit is safe when every d_j (j up to ``rounds``) has a guard that lasts the
     j-th trick. It is safe too when the seat's cards in ``top`` (above its lowest ones that
     meet the ducks condition), e_1 < ... < e_h, each have a guard (its cards of ``s`` all above e_i) that
@@ -171,7 +175,7 @@ def _guarded_suit(hands, seat, s, exit_suit, top):
             continue
         # raced: X void while the seat follows, only after X's last card of u and up to the seat's (the exit trick
         # takes one card of u from X, none from the seat: see the docstring)
-        budget, budget_raced, head, _ = discard_budgets(hands, seat, s, x, exit_suit)
+        budget, budget_raced, head = discard_budgets(hands, seat, s, x, exit_suit)
         spent = 1 if exit_suit == s or (exit_suit >= 0 and (hands[x] >> (16 * exit_suit)) & LANE == 0) else 0
         lasts |= max(popcount(lane_x) - budget - spent, 0) << (4 * x)
         lasts_raced |= max(popcount(lane_x) - budget_raced - spent, 0) << (4 * x)

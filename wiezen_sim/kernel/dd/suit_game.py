@@ -25,11 +25,11 @@ declarer's cards of it less X's; a card X discards to be void sooner is itself d
 a trick that counts), and any other discard of X's comes in a trick in which the declarer
 discards too: X's first budget, ``min(R_X, P_X)``, is for discards alone, the second, ``P_X``,
 for all of them. And X's first discard in a trick of the declarer's discard comes only after
-``W_X - a`` discards of the declarer's, made in earlier tricks, where ``a`` is the number of
-X's discards alone before it that went to the suit led there rather than to ``s``: ``W_X`` is
-X's head start with the declarer (:func:`discard_budgets`: in the tricks led in that suit
-the declarer is void before X is). So X's first such discard spends ``a`` (as many as the
-declarer's discards still missing) of its first budget. Otherwise both budgets are ``P_X``
+``H_X - a`` discards of the declarer's, made in earlier tricks, where ``a`` is the number of
+X's discards alone before it that went to the suit led there rather than to ``s``: ``H_X`` is
+X's head start (:func:`discard_budgets`: in the tricks led in that suit the declarer is void
+before X is). So X's first such discard spends ``a`` (as many as the declarer's discards
+still missing) of its first budget. Otherwise both budgets are ``P_X``
 (every discard of X's may come alone) and there is no head start.
 
 The declarer is *safe* in ``s`` when the others cannot make it win a trick in this game. A
@@ -220,45 +220,41 @@ def _trap(own, n, budgets, heads, leader, pos, best_pos, best_seat, scratch_at):
 
 @njit(cache=True, inline="always")
 def discard_budgets(hands, seat, s, x, exit_suit):
-    """``(plain, raced, head, head_with)``: the budgets of another seat ``x``'s discards while ``seat`` (a misère
-    declarer) never leads, outside suit ``s`` (:func:`~.misere._guarded_suit` gives the argument): plain, the
-    tricks led in another suit in which ``x`` can be void (per suit the longest holding of the two others less
-    ``x``'s); raced, those in which ``seat`` still follows (per suit also at most ``seat``'s cards less ``x``'s;
-    with ``exit_suit`` >= 0 ``x``'s cards of it count one less, the exit trick taking one); ``x``'s head start,
-    the discards ``seat`` surely makes before ``x``'s first; and its head start with the declarer, those before
-    ``x``'s first discard in a trick ``seat`` discards in too, less one for each discard of ``x``'s in a trick
-    ``seat`` follows in (0..13; 13 when there is none; the head starts are not for an exit).
+    """``(plain, raced, head)``: the budgets of another seat ``x``'s discards while ``seat`` (a misère declarer)
+    never leads, outside suit ``s`` (:func:`~.misere._guarded_suit` gives the argument): plain, the tricks led in
+    another suit in which ``x`` can be void (per suit the longest holding of the two others less ``x``'s); raced,
+    those in which ``seat`` still follows (per suit also at most ``seat``'s cards less ``x``'s; with ``exit_suit``
+    >= 0 ``x``'s cards of it count one less, the exit trick taking one); and ``x``'s head start, the discards
+    ``seat`` surely makes before ``x``'s first discard in a trick ``seat`` discards in too, plus one for each
+    discard of ``x``'s in a trick ``seat`` follows in that shortened the suit led there (0..13; 13 when there is
+    none; not for an exit).
 
-    The head start: ``x``'s first discard comes in a trick led in a suit u (not ``s``: ``x`` then holds ``s``) in
-    which it is void: after the ``|x_u|`` tricks led in u that took its cards of it (no discard of its own took
-    one), in which ``seat`` was void after its ``|seat_u|``: it discarded in ``max(0, |x_u| - |seat_u|)`` of them.
-    Over the suits u in which ``x`` can be void, the least of these. With the declarer: the trick is led in a suit
-    u in which both are void, so ``seat`` is void in it before the longest of the two others is; ``x``'s cards of
-    u went in the tricks led in u and in its discards before, all in tricks ``seat`` followed in (this is its
-    first discard beside one of ``seat``'s), at most ``raced`` of them: ``max(0, |x_u| - |seat_u|)`` less those,
-    over the suits u in which ``seat`` can be void and ``x`` too after ``raced`` discards, the least."""
+    The head start: that trick is led in a suit u (not ``s``: ``x`` then holds ``s``) in which both are void, so
+    ``seat`` is void in it before the longest holding of the two others is. ``x``'s cards of u went in the tricks
+    led in u and in its discards before, all in tricks ``seat`` followed in (this is its first discard beside one
+    of ``seat``'s), a of them, at most ``raced``: after the ``|x_u| - a`` tricks led in u that took the others, in
+    which ``seat`` was void after its ``|seat_u|``, it discarded in ``max(0, |x_u| - a - |seat_u|)`` of them. Over
+    the suits u in which ``seat`` can be void and ``x`` too after ``raced`` such discards, the least of
+    ``max(0, |x_u| - |seat_u|)``: the head start, less a."""
     plain = 0
     raced = 0
-    head = 13
     for u in range(4):
         if u == s:
             continue
         longest, held, mine = _void_counts(hands, seat, x, u)
         void_tricks = max(0, longest - held)
         plain += void_tricks
-        if void_tricks:
-            head = min(head, max(0, held - mine))
         if u == exit_suit and held:
             held -= 1
         raced += min(void_tricks, max(0, mine - held))
-    head_with = 13
+    head = 13
     for u in range(4):
         if u == s:
             continue
         longest, held, mine = _void_counts(hands, seat, x, u)
         if longest > mine and longest > held - min(raced, plain):
-            head_with = min(head_with, max(0, held - mine))
-    return plain, raced, head, head_with
+            head = min(head, max(0, held - mine))
+    return plain, raced, head
 
 
 @njit(cache=True, inline="always")
@@ -326,11 +322,11 @@ def suit_safe(hands, seat, s, in_trick, declarer_discards, scratch_at):
     budgets = 0  # per other seat 8 bits: its discards alone (in tricks the declarer follows in), and in all
     heads = 0  # per other seat 4 bits: the declarer's discards before its first beside one (given the suit's discards)
     for k in (1, 2, 3):
-        total, alone, _, head_with = discard_budgets(hands, seat, s, (seat + k) & 3, -1)
+        total, alone, head = discard_budgets(hands, seat, s, (seat + k) & 3, -1)
         total = min(total, 15)
         budgets |= (min(alone, total) if declarer_discards else total) << (8 * k - 8) | total << (8 * k - 4)
         if declarer_discards:
-            heads |= head_with << (4 * k - 4)
+            heads |= head << (4 * k - 4)
     zero = np.int64(0)
     if in_trick:  # the others play to the declarer's exit, which a card of theirs beats (best: seat 1, below all)
         return not _trap(own, n, budgets, heads, zero, np.int64(1), zero, np.int64(1), scratch_at)
