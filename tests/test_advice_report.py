@@ -455,6 +455,6 @@ def test_a_contract_made_more_often_than_not_that_still_loses_is_explained():
     table.loc[solo, ["p_success", "ev_units"]] = [0.6, -0.52]
     lines = dataclasses.replace(advice, table=table).format_table(show_all=True).splitlines()
     assert [line for line in lines if "still loses" in line] == [
-        "solo ♥ is made on 60% of the deals and still loses 0.52 units on average: its failures cost more than its "
-        "successes pay (the payment grows with each trick over or under its target, RULES.md 1.6)"
+        "solo ♥ is made on 60% of the deals it is played on and still loses 0.52 units on average: its failures "
+        "cost more than its successes pay (the payment grows with each trick over or under its target, RULES.md 1.6)"
     ]

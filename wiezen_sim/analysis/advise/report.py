@@ -162,10 +162,12 @@ def _yes(ev: str) -> str:
 
 
 def _made_yet_losing(rows: list[dict], label: Callable[[dict], str]) -> list[str]:
-    """A line for each contract row made on more than half of the deals that still loses on average (a player
-    asked why a solo made 60 % of the time was worth −0.52 units)."""
+    """A line for each contract row made on more than half of the deals it is played on that still loses on average
+    (a player asked why a solo made 60 % of the time was worth −0.52 units; a vraag is played only where someone
+    accepts, so its share is of those deals, not of all)."""
     return [
-        f"{label(r)} is made on {r['p_success']:.0%} of the deals and still loses {-r['ev_units']:.2f} units on "
+        f"{label(r)} is made on {r['p_success']:.0%} of the deals it is played on and still loses "
+        f"{-r['ev_units']:.2f} units on "
         "average: its failures cost more than its successes pay (the payment grows with each trick over or under "
         "its target, RULES.md 1.6)"
         for r in rows
