@@ -44,7 +44,8 @@ a direct-mapped cache in the solver's scratch array, one word an entry, kept acr
 questions: a position's answer depends on nothing else). A position is the suit's cards in
 rank order, 2 bits each for the owner relative to the declarer (0 the declarer, 1 the seat
 after it, ...), with the others' budgets (each capped at the seat's cards) and head starts (0
-for a seat that has no discard left before the declarer is void in the suit); the entry holds
+for a seat with no discard beside one of the declarer's left: none in its budgets, or none
+before the declarer is void in the suit); the entry holds
 the position's key in 63 bits and the answer in the sign bit.
 """
 
